@@ -1,0 +1,274 @@
+"""The die's vertical and tumbling motion: flight, bounces and rolls.
+
+pymunk moves a die in the plane; this module owns what the plane cannot
+show: the height z of the die's centre, its vertical speed, and its full 3D
+orientation. It is pure arithmetic (numpy), with no pymunk and no state.
+
+The model (units mm, g, s, rad):
+
+* **Flight** is exact. Gravity acts on z; a cube's inertia is the same about
+  every axis (I = m a^2 / 6), so in free flight its angular velocity is
+  constant and the orientation is R(t) = Rot(w t) R0. :func:`solve_flight`
+  finds when the lowest corner first reaches the floor, and the height of
+  the lowest point at each physics step (used to pass over low obstacles).
+* **Bounces** are rigid-body impacts at the lowest contact point (a corner,
+  an edge midpoint or a face centre), with Newton restitution along the
+  normal and Coulomb friction (stick or slip) in the plane; see
+  :func:`impact`. A spinning die landing on a corner kicks sideways and
+  changes its spin: the face comes out of the motion (Nagler & Richter,
+  Phys. Rev. E 78, 036207, 2008, use the same impulse model for dice).
+* **Rolls** on the table: a die turning about a bottom edge with angular
+  speed w tips over if (1/2) I_edge w^2 >= m g a (sqrt 2 - 1) / 2, with
+  I_edge = 2 m a^2 / 3; each face impact keeps 1/4 of w (angular momentum
+  about the new edge, rigid cube). :func:`roll_count`.
+* **Trips**: a sliding die whose bottom edge is caught pivots about it with
+  w = 3 v / (4 a) (angular momentum about the edge); it tips over when
+  v >= sqrt(16 g a (sqrt 2 - 1) / 6) ~ 1.05 sqrt(g a), 0.42 m/s for a 16 mm die.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = [
+    "Flight",
+    "impact",
+    "ledge_tumble",
+    "roll_count",
+    "solve_flight",
+    "trip_speed",
+]
+
+Vec = NDArray[np.float64]
+
+_CORNERS = np.array(
+    [[sx, sy, sz] for sx in (-0.5, 0.5) for sy in (-0.5, 0.5) for sz in (-0.5, 0.5)]
+).T  # 3 x 8, unit cube
+
+
+@dataclass(frozen=True)
+class Flight:
+    """A solved ballistic flight, times relative to its start.
+
+    Attributes:
+        t_hit: time (s) at which the lowest point reaches the floor.
+        low_at_steps: height (mm) of the die's lowest point at the end of
+            each physics step 1..n (n = steps until the hit), relative to
+            the board surface (not the floor).
+    """
+
+    t_hit: float
+    low_at_steps: Vec
+
+
+def _lowest_offsets(
+    r0: Vec, omega: Vec, times: Vec, size: float
+) -> Vec:
+    """z offset of the lowest corner from the centre at each time (mm)."""
+    w = float(np.linalg.norm(omega))
+    verts = r0 @ (_CORNERS * size)  # 3 x 8, world offsets at t = 0
+    if w < 1e-12:
+        return np.full(times.shape, float(np.min(verts[2])))
+    u = omega / w
+    a = np.array([-u[1], u[0], 0.0])
+    b = np.array([u[2] * u[0], u[2] * u[1], u[2] * u[2] - 1.0])
+    c0 = verts[2]
+    c1 = a @ verts
+    c2 = b @ verts
+    phi = w * times
+    s = np.sin(phi)[:, None]
+    c = (1.0 - np.cos(phi))[:, None]
+    return np.asarray(np.min(c0[None, :] + s * c1[None, :] + c * c2[None, :], axis=1))
+
+
+def solve_flight(
+    z0: float,
+    vz0: float,
+    r0: Vec,
+    omega: Vec,
+    floor: float,
+    size: float,
+    gravity: float,
+    dt: float,
+    substeps: int = 8,
+) -> Flight:
+    """Solve a free flight until the die's lowest point reaches ``floor``.
+
+    Args:
+        z0: centre height at the start, mm. vz0: vertical speed, mm/s.
+        r0: orientation at the start (3x3). omega: angular velocity (rad/s, world, 3).
+        floor: height of the surface beneath, mm. size: die edge, mm.
+        gravity: mm/s^2. dt: physics timestep, s. substeps: samples per step
+            used to find the hit time.
+
+    Returns:
+        The :class:`Flight`. The hit time is found on a grid of dt/substeps
+        and refined by linear interpolation.
+    """
+    half_diag = size * math.sqrt(3.0) / 2.0
+    # upper bound: when even the centre minus the half diagonal reaches the floor
+    disc = vz0 * vz0 + 2.0 * gravity * max(z0 - floor + half_diag, 0.0)
+    t_max = (vz0 + math.sqrt(disc)) / gravity + dt
+    n_steps = max(1, math.ceil(t_max / dt))
+    h = dt / substeps
+    times = np.arange(1, n_steps * substeps + 1, dtype=np.float64) * h
+    zc = z0 + vz0 * times - 0.5 * gravity * times * times
+    low = zc + _lowest_offsets(r0, omega, times, size)
+    below = np.nonzero(low <= floor)[0]
+    if below.size == 0:  # numerically grazing: land at the end of the window
+        k = times.size - 1
+        t_hit = float(times[k])
+    else:
+        k = int(below[0])
+        if k == 0:
+            # touching at the start (just after a bounce): the next contact is
+            # at least one sample later, so time always moves on
+            t_hit = float(times[0])
+        else:
+            t_prev, l_prev = float(times[k - 1]), float(low[k - 1])
+            t_k, l_k = float(times[k]), float(low[k])
+            frac = 0.0 if l_prev == l_k else (l_prev - floor) / (l_prev - l_k)
+            t_hit = t_prev + min(max(frac, 0.0), 1.0) * (t_k - t_prev)
+    steps = max(1, math.ceil(t_hit / dt - 1e-9))
+    low_steps = low[substeps - 1 : steps * substeps : substeps]
+    return Flight(t_hit=t_hit, low_at_steps=np.asarray(low_steps))
+
+
+def orientation_at(r0: Vec, omega: Vec, t: float) -> Vec:
+    """Orientation after rotating at constant ``omega`` (rad/s) for ``t`` s."""
+    w = float(np.linalg.norm(omega))
+    if w * t == 0.0:
+        return r0.copy()
+    u = omega / w
+    k = np.array([[0.0, -u[2], u[1]], [u[2], 0.0, -u[0]], [-u[1], u[0], 0.0]])
+    ang = w * t
+    rot = np.eye(3) + math.sin(ang) * k + (1.0 - math.cos(ang)) * (k @ k)
+    return np.asarray(rot @ r0)
+
+
+def contact_point(
+    r: Vec, size: float, v: Vec | None = None, omega: Vec | None = None, tol: float = 1e-3
+) -> Vec | None:
+    """Offset (mm, world) from the centre to the contact with a floor below.
+
+    The mean of the corners within ``tol * size`` of the lowest (a corner,
+    an edge midpoint or a face centre). Given the velocity ``v`` (mm/s) and
+    angular velocity ``omega`` (rad/s), only corners moving down count, the
+    lowest of them (within ``depth``); None if no corner near the floor moves down.
+    """
+    verts = r @ (_CORNERS * size)
+    zs = verts[2]
+    zmin = float(np.min(zs))
+    if v is None or omega is None:
+        near = verts[:, zs <= zmin + tol * size]
+        return np.asarray(near.mean(axis=1))
+    vel_z = v[2] + omega[0] * verts[1] - omega[1] * verts[0]  # (omega x r)_z
+    cand = (zs <= zmin + 0.02 * size) & (vel_z < 0.0)
+    if not np.any(cand):
+        return None
+    zc = float(np.min(zs[cand]))
+    near = verts[:, cand & (zs <= zc + tol * size)]
+    return np.asarray(near.mean(axis=1))
+
+
+def impact(
+    v: Vec,
+    omega: Vec,
+    r: Vec,
+    mass: float,
+    size: float,
+    restitution: float,
+    friction: float,
+    static_friction: float | None = None,
+) -> tuple[Vec, Vec]:
+    """Rigid-body impact of the die on a horizontal surface.
+
+    Args:
+        v: centre velocity before (mm/s, 3, vz < 0). omega: angular velocity (rad/s, 3).
+        r: offset from centre to the contact point (mm, 3), see :func:`contact_point`.
+        mass: g. size: edge, mm. restitution: Newton coefficient (normal).
+        friction: kinetic Coulomb coefficient (the bound while slipping).
+        static_friction: coefficient that decides sticking (default: ``friction``).
+
+    Returns:
+        (v', omega') after the impact. The normal impulse makes the contact
+        point's normal speed -restitution times what it was; the tangential
+        impulse stops the contact point's sliding if that needs no more than
+        friction times the normal impulse, otherwise it is that bound,
+        opposing the sliding.
+    """
+    inv_m = 1.0 / mass
+    inv_i = 6.0 / (mass * size * size)
+    n = np.array([0.0, 0.0, 1.0])
+    vc = v + np.cross(omega, r)
+    vn = float(vc[2])
+    if vn >= 0.0:
+        return v.copy(), omega.copy()
+
+    def k_matrix() -> Vec:
+        # impulse response at the contact: dv_c = K J
+        rx = np.array([[0.0, -r[2], r[1]], [r[2], 0.0, -r[0]], [-r[1], r[0], 0.0]])
+        return np.asarray(inv_m * np.eye(3) - inv_i * (rx @ rx))
+
+    k = k_matrix()
+    # first try sticking: the contact ends with zero tangential velocity and
+    # normal velocity -e * vn
+    target = np.array([0.0, 0.0, -restitution * vn])
+    j = np.linalg.solve(k, target - vc)
+    jn = float(j[2])
+    jt = j[:2]
+    mu_s = friction if static_friction is None else static_friction
+    if float(np.hypot(jt[0], jt[1])) > mu_s * jn:
+        # sliding: tangential impulse opposes the tangential contact velocity
+        vt = vc[:2]
+        speed_t = float(np.hypot(vt[0], vt[1]))
+        d = np.array([-vt[0] / speed_t, -vt[1] / speed_t, 0.0]) if speed_t > 1e-9 else np.zeros(3)
+        direction = n + friction * d
+        # normal component of K @ (direction * jn) must equal -(1+e) vn
+        kn = float((k @ direction)[2])
+        jn = -(1.0 + restitution) * vn / kn
+        j = direction * jn
+    v_new = v + j * inv_m
+    omega_new = omega + inv_i * np.cross(r, j)
+    return np.asarray(v_new), np.asarray(omega_new)
+
+
+def tip_energy_ok(omega: float, size: float, gravity: float) -> bool:
+    """True if a die turning at ``omega`` rad/s about a bottom edge, lying flat,
+    has the energy to tip over that edge: (1/3) a^2 w^2 >= g a (sqrt2 - 1) / 2."""
+    return omega * omega * size * size / 3.0 >= gravity * size * (math.sqrt(2.0) - 1.0) / 2.0
+
+
+def roll_count(omega: float, size: float, gravity: float, limit: int = 8) -> int:
+    """Faces a die rolls over on the table starting flat with ``omega`` rad/s
+    about a bottom edge; each face impact keeps 1/4 of the angular speed."""
+    n = 0
+    w = abs(omega)
+    while n < limit and tip_energy_ok(w, size, gravity):
+        n += 1
+        w *= 0.25
+    return n
+
+
+def trip_speed(size: float, gravity: float) -> float:
+    """Slowest sliding speed (mm/s) at which a die whose leading bottom edge
+    is caught tips over: ~1.05 sqrt(g a) (0.42 m/s for a = 16 mm)."""
+    return math.sqrt(16.0 * gravity * size * (math.sqrt(2.0) - 1.0) / 6.0)
+
+
+def ledge_tumble(speed: float, size: float, gravity: float) -> float:
+    """Forward tumble (rad/s) of a die sliding off a ledge at ``speed`` mm/s.
+
+    While the centre overhangs the edge (for a time a / (2 v)) the support at
+    the edge carries about m g, a torque m g v t about the centre; integrated:
+    w = 3 g / (4 v). Capped at sqrt(6 g / a), the rate of a die tipping off
+    from rest.
+    """
+    cap = math.sqrt(6.0 * gravity / size)
+    if speed <= 0.0:
+        return cap
+    return min(3.0 * gravity / (4.0 * speed), cap)

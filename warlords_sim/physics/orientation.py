@@ -1,0 +1,122 @@
+"""The die's 3D orientation: which face is up, and the 24 rotations of a cube.
+
+An orientation is a 3x3 rotation matrix (numpy, float64) whose column i is
+the world direction of the die's body axis i. Faces sit on the body axes:
++z is 1, -z is 6, +x is 2, -x is 5, +y is 3, -y is 4, so opposite faces sum
+to 7 and 1, 2, 3 run counter-clockwise round their corner (a right-handed
+die, as casino dice are).
+
+The orientation changes only through simulated motion (``physics.impact``);
+this module only reads and snaps it.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = [
+    "FACE_NORMALS",
+    "ROTATIONS",
+    "face_up",
+    "orientation_index",
+    "rotation_about",
+    "snap_flat",
+    "with_face_up",
+]
+
+Matrix = NDArray[np.float64]
+
+#: Body-frame outward normal of each face 1..6.
+FACE_NORMALS: dict[int, tuple[float, float, float]] = {
+    1: (0.0, 0.0, 1.0),
+    6: (0.0, 0.0, -1.0),
+    2: (1.0, 0.0, 0.0),
+    5: (-1.0, 0.0, 0.0),
+    3: (0.0, 1.0, 0.0),
+    4: (0.0, -1.0, 0.0),
+}
+
+
+def _all_rotations() -> tuple[Matrix, ...]:
+    out = []
+    for perm in itertools.permutations(range(3)):
+        for signs in itertools.product((1.0, -1.0), repeat=3):
+            m = np.zeros((3, 3))
+            for col, (row, s) in enumerate(zip(perm, signs, strict=True)):
+                m[row, col] = s
+            if np.linalg.det(m) > 0:
+                out.append(m)
+    return tuple(out)
+
+
+#: The 24 proper rotations of a cube, in a fixed order (index = orientation id).
+ROTATIONS: tuple[Matrix, ...] = _all_rotations()
+
+
+def face_up(r: Matrix) -> int:
+    """The face whose outward normal points most upward (world +z).
+
+    For a cocked die this is the craps reading "as if the support were
+    removed". Ties (a die balanced exactly on an edge) go to the lower face
+    number, deterministically.
+    """
+    zrow = r[2]
+    best, best_z = 1, -2.0
+    for face in (1, 2, 3, 4, 5, 6):
+        n = FACE_NORMALS[face]
+        z = zrow[0] * n[0] + zrow[1] * n[1] + zrow[2] * n[2]
+        if z > best_z + 1e-12:
+            best, best_z = face, z
+    return best
+
+
+def rotation_about(axis: NDArray[np.float64] | tuple[float, float, float], angle: float) -> Matrix:
+    """Rotation matrix for ``angle`` rad about unit vector ``axis`` (Rodrigues)."""
+    x, y, z = (float(v) for v in axis)
+    c, s = np.cos(angle), np.sin(angle)
+    k = np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+    return np.eye(3) + s * k + (1.0 - c) * (k @ k)
+
+
+def with_face_up(face: int) -> Matrix:
+    """A rest orientation (one of ``ROTATIONS``) with ``face`` up.
+
+    Raises:
+        ValueError: face not in 1..6.
+    """
+    if face not in FACE_NORMALS:
+        raise ValueError(f"face must be 1..6, got {face!r}")
+    for m in ROTATIONS:
+        if face_up(m) == face:
+            return m.copy()
+    raise AssertionError("unreachable: every face is up in some rotation")
+
+
+def snap_flat(r: Matrix) -> Matrix:
+    """The rest orientation nearest to ``r`` with the same face up.
+
+    The die falls onto the face opposite the one pointing most upward; its
+    yaw (rotation about world z) is kept to the nearest quarter turn, so the
+    result is one of ``ROTATIONS`` expressed in the die's yaw frame.
+    """
+    best = ROTATIONS[0]
+    best_score = -1e9
+    for m in ROTATIONS:
+        score = float(np.sum(m * r))  # trace(m^T r): larger is closer
+        if score > best_score:
+            best, best_score = m, score
+    up = face_up(r)
+    if face_up(best) != up:
+        # r is balanced near an edge: pick the nearest rotation with the right face up
+        cands = [m for m in ROTATIONS if face_up(m) == up]
+        best = max(cands, key=lambda m: float(np.sum(m * r)))
+    return best.copy()
+
+
+def orientation_index(r: Matrix) -> int:
+    """Index into ``ROTATIONS`` of the rest orientation nearest to ``r``."""
+    scores = [float(np.sum(m * r)) for m in ROTATIONS]
+    return int(np.argmax(scores))

@@ -1,0 +1,194 @@
+"""Value objects of the physics layer: flicks in, settled results out.
+
+Units: millimetres, grams, seconds, radians; board frame (origin at the
+centre, x right, y up). Every class here is frozen; the rules layer reads
+them and never sees pymunk.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import Enum
+
+__all__ = [
+    "DiePose",
+    "Event",
+    "EventKind",
+    "Flick",
+    "FlickError",
+    "FlickResult",
+    "LaunchKind",
+    "Region",
+    "RegionKind",
+]
+
+
+class FlickError(ValueError):
+    """A flick that cannot be simulated: NaN or infinite numbers, a speed
+    over the maximum flick speed, a start off the board, an unknown die."""
+
+
+class LaunchKind(Enum):
+    """Where a flick starts (rulebook, Flicking; The Siege Engine).
+
+    TABLE: a die on the board slides off from where it rests.
+    LOW / HIGH: a die from the supply, from a front area's low or high crenelation.
+    SIEGE: a die flicked from the top of the siege engine.
+    """
+
+    TABLE = "table"
+    LOW = "low"
+    HIGH = "high"
+    SIEGE = "siege"
+
+
+@dataclass(frozen=True)
+class Flick:
+    """One flick of one die.
+
+    Attributes:
+        die: id of the die to flick (must be in the world).
+        velocity: (vx, vy) in mm/s, board frame, of the die's centre as it
+            leaves the finger.
+        spin: yaw rate in rad/s, counter-clockwise seen from above.
+        launch: the launch kind.
+        start: (x, y) mm where the die's centre starts; ``None`` for a TABLE
+            flick means "where the die rests now". For LOW/HIGH it is the
+            launch spot, for SIEGE the engine's centre.
+        height_mm: height of the die's bottom face at the start (crenelation
+            or engine height); ignored (0) for TABLE.
+    """
+
+    die: int
+    velocity: tuple[float, float]
+    spin: float = 0.0
+    launch: LaunchKind = LaunchKind.TABLE
+    start: tuple[float, float] | None = None
+    height_mm: float = 0.0
+
+    @property
+    def speed(self) -> float:
+        """Speed of the flick, mm/s."""
+        return math.hypot(self.velocity[0], self.velocity[1])
+
+
+class RegionKind(Enum):
+    """Where a settled die lies, decided from its whole footprint."""
+
+    BOARD = "board"
+    OFF_BOARD = "off_board"
+    CENTER_RING = "center_ring"
+    COURTYARD = "courtyard"
+    GATEWAY = "gateway"
+    MOAT = "moat"
+
+
+@dataclass(frozen=True)
+class Region:
+    """A region with its seat (for courtyard, gateway and moat)."""
+
+    kind: RegionKind
+    seat: int | None = None
+
+    def __str__(self) -> str:
+        return self.kind.value if self.seat is None else f"{self.kind.value}:{self.seat}"
+
+    @classmethod
+    def parse(cls, text: str) -> Region:
+        """Inverse of ``str``: ``"courtyard:2"`` -> Region(COURTYARD, 2).
+
+        Raises:
+            ValueError: unknown region text.
+        """
+        kind, _, seat = text.partition(":")
+        return cls(RegionKind(kind), int(seat) if seat else None)
+
+
+@dataclass(frozen=True)
+class DiePose:
+    """The settled state of one die.
+
+    Attributes:
+        die: die id.
+        x, y: centre, mm.
+        angle: yaw, rad (counter-clockwise).
+        face: face up, 1..6 (for a cocked die, the face pointing most upward:
+            "as if the support were removed").
+        orientation: index 0..23 of the cube rotation at rest.
+        region: the region of its whole footprint.
+        cocked: True if it rests tilted against or on top of something.
+        elevation_mm: height of what it rests on (0 on the board surface).
+    """
+
+    die: int
+    x: float
+    y: float
+    angle: float
+    face: int
+    orientation: int
+    region: Region
+    cocked: bool = False
+    elevation_mm: float = 0.0
+
+
+class EventKind(Enum):
+    """Kinds of physics events (the event log the rules read)."""
+
+    LAUNCH = "launch"
+    CONTACT = "contact"  # a die touched a wall, pin, die or the siege engine
+    LANDING = "landing"  # an airborne die struck the surface beneath it
+    TRIP = "trip"  # a sliding die caught an edge and tumbled
+    EXIT = "exit"  # a die left the board
+    REST = "rest"  # a die came to rest
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of the event log.
+
+    ``other`` names what was touched: ``"die:<id>"``, ``"wall"``, ``"pin:<hole>"``,
+    ``"siege_engine"``, ``"table"``; ``speed`` is the normal impact speed (mm/s)
+    for contacts and landings; ``over_wall`` marks an exit over the side walls.
+    """
+
+    kind: EventKind
+    t: float
+    die: int
+    x: float
+    y: float
+    other: str = ""
+    speed: float = 0.0
+    face: int = 0
+    over_wall: bool = False
+
+
+@dataclass(frozen=True)
+class FlickResult:
+    """What a flick came to once everything settled.
+
+    Attributes:
+        flick: the flick simulated.
+        poses: settled poses of every die still on the board, by die id.
+        exited: ids of dice that left the board during this flick.
+        events: the event log, in time order.
+        steps: physics steps taken.
+        settle_s: simulated seconds from the flick to everything at rest.
+        digest: SHA-256 hex of the settled state (see ``World.digest``).
+        initial_face: face up of the flicked die before the flick.
+    """
+
+    flick: Flick
+    poses: dict[int, DiePose]
+    exited: tuple[int, ...]
+    events: tuple[Event, ...]
+    steps: int
+    settle_s: float
+    digest: str
+    initial_face: int
+    touched: frozenset[int] = field(default_factory=frozenset)
+
+    @property
+    def pose(self) -> DiePose | None:
+        """The flicked die's settled pose, or None if it left the board."""
+        return self.poses.get(self.flick.die)

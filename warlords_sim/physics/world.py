@@ -1,0 +1,1065 @@
+"""The physics world: the board's bodies in pymunk, dice that slide, fly,
+bounce and tumble, and a flick resolved until everything is at rest.
+
+Contract
+--------
+* Imports pymunk and numpy, never pyglet and never the rules. The rules
+  layer hands in :class:`~warlords_sim.physics.types.Flick` values and reads
+  back :class:`~warlords_sim.physics.types.FlickResult` values and the event
+  log; collision callbacks only record events.
+* Units: mm, g, s, rad; board frame (origin at the centre, x right, y up).
+* Fixed timestep :data:`TIMESTEP` (1/240 s). No randomness at all: noise is
+  the caller's business, on the flick's inputs. Same inputs, same platform,
+  same pymunk: bitwise the same results; :meth:`World.copy` mid-flick
+  continues bitwise identically (pymunk keeps its contact cache in the copy).
+* The 2.5D model (design brief section 2): pymunk moves each die in the
+  plane as a 16 mm square; Coulomb table friction comes from a PivotJoint and
+  a GearJoint to the static body with ``max_bias = 0`` and ``max_force`` =
+  mu m g (the recipe of pymunk's ``examples/tank.py``). A die also has a
+  height, a vertical speed and a full 3D orientation
+  (:mod:`~warlords_sim.physics.impact`): in the air it passes over anything
+  lower than its lowest point (collision filters by height band), lands,
+  bounces, and comes to rest on a face chosen by the motion.
+* Maximum flick speed :data:`MAX_FLICK_SPEED` (2000 mm/s): a die then moves
+  8.3 mm a step, less than the 11 mm of die half-width plus pin radius and
+  the 16 mm of die half-width plus half the thinnest wall, so it cannot pass
+  through a pin or wall between two steps (pymunk has no swept collision).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import math
+import struct
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pymunk
+from numpy.typing import NDArray
+
+from warlords_sim.board import Board, Wall
+from warlords_sim.physics import impact as imp
+from warlords_sim.physics.orientation import (
+    face_up,
+    orientation_index,
+    rotation_about,
+    with_face_up,
+)
+from warlords_sim.physics.regions import classify
+from warlords_sim.physics.types import (
+    DiePose,
+    Event,
+    EventKind,
+    Flick,
+    FlickError,
+    FlickResult,
+    LaunchKind,
+    Region,
+    RegionKind,
+)
+
+__all__ = ["MAX_FLICK_SPEED", "TIMESTEP", "World", "WorldError"]
+
+#: Physics timestep, s.
+TIMESTEP = 1.0 / 240.0
+#: Largest flick speed accepted, mm/s (see the module docstring for why).
+MAX_FLICK_SPEED = 2000.0
+#: A bounce leaving less vertical speed than this (mm/s) ends the bouncing
+#: (the next hop would rise under 0.2 mm).
+REST_BOUNCE_SPEED = 60.0
+#: A grounded die slower than this (mm/s and rad/s) is at rest.
+REST_SPEED = 0.5
+REST_SPIN = 0.01
+#: Steps between checks of moving dice (rest, exit, lost support).
+CHECK_EVERY = 4
+#: Steps between full sweeps of every die (catches dice pushed by resting contacts).
+SWEEP_EVERY = 16
+#: Most bounces in one landing sequence before the die is laid flat.
+MAX_BOUNCES = 60
+#: Mean distance of a square contact patch from its centre, in edge lengths
+#: (integral of r over the unit square): the friction torque is mu m g times this.
+_PATCH_ARM = 0.3826
+
+_DIE_TYPE = 1
+_WALL_TYPE = 2
+_PIN_TYPE = 3
+_ENGINE_TYPE = 4
+_DIE_BIT = 1
+
+
+class WorldError(ValueError):
+    """A request the world cannot honour (unknown die, a place off the board)."""
+
+
+@dataclass
+class _Flight:
+    """A die's current flight, in world time."""
+
+    t0: float  # world time of the flight's start, s
+    step0: int  # world step index at its start
+    z0: float  # centre height at t0, mm
+    vz0: float  # vertical speed at t0, mm/s
+    r0: NDArray[np.float64]  # world orientation at t0
+    omega: NDArray[np.float64]  # angular velocity (world), rad/s
+    floor: float  # surface it will land on, mm
+    hit_step: int  # step after which it lands
+    t_hit: float  # world time of landing
+    low: NDArray[np.float64]  # lowest point (mm) at the end of steps step0+1 ..
+    bounces: int = 0
+
+
+@dataclass
+class _Die:
+    id: int
+    body: pymunk.Body
+    shape: pymunk.Poly
+    pivot: pymunk.PivotJoint
+    gear: pymunk.GearJoint
+    r_rel: NDArray[np.float64]  # orientation in the die's yaw frame (at rest: exact)
+    floor: float = 0.0  # height of what it stands on, mm
+    flight: _Flight | None = None
+    awake: bool = False
+    cocked: bool = False
+    mask: int = -1
+    next_mask_step: int = -1
+
+    @property
+    def airborne(self) -> bool:
+        return self.flight is not None
+
+
+@dataclass
+class _Pending:
+    """Work noted by collision callbacks, done after the step."""
+
+    trips: list[tuple[int, float, float, float]] = field(default_factory=list)
+
+
+def _rz(angle: float) -> NDArray[np.float64]:
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+class World:
+    """The board, its pins and the dice on it, simulated in pymunk.
+
+    Args:
+        board: the validated board.
+        castle_seats: seats whose castles stand (three players: the fourth
+            place is closed by the three-player wall).
+        side_walls: whether the optional side walls stand (wall variants).
+
+    A :class:`World` is mutable; :meth:`copy` gives an independent one.
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        castle_seats: Sequence[int] = (0, 1, 2, 3),
+        side_walls: bool = False,
+    ) -> None:
+        self.board = board
+        self.castle_seats = tuple(sorted(castle_seats))
+        self.side_walls = side_walls
+        self.space = pymunk.Space()
+        self.space.iterations = 10
+        self.time = 0.0
+        self.steps = 0
+        self._dice: dict[int, _Die] = {}
+        self._shape_die: dict[pymunk.Shape, int] = {}
+        self._pins: dict[int, pymunk.Circle] = {}
+        self._walls: list[pymunk.Shape] = []
+        self._engine: pymunk.Poly | None = None
+        self._engine_xy: tuple[float, float] | None = None
+        self._events: list[Event] = []
+        self._pending = _Pending()
+        self._touched: set[int] = set()
+        self._exited: list[int] = []
+        self._next_check = 0
+        self._dirty = False
+        die = board.die
+        self._size = die.size_mm
+        self._g = board.gravity_mm_s2
+        self._mass = die.mass_g
+        self._trip_speed = imp.trip_speed(self._size, self._g)
+        # height bands: one collision category per distinct obstacle height
+        heights = {die.size_mm, board.pin.height_mm, board.siege_engine.launch_height_mm}
+        for c in board.castles:
+            heights.update(w.height_mm for w in c.walls)
+            heights.update(w.height_mm for w in c.side_walls)
+            heights.add(c.three_player_wall.height_mm)
+        self._levels: list[tuple[float, int]] = []
+        bit = _DIE_BIT << 1
+        for h in sorted(heights):
+            self._levels.append((h, _DIE_BIT if h == die.size_mm else bit))
+            if h != die.size_mm:
+                bit <<= 1
+        self._all_mask = 0
+        for _, b in self._levels:
+            self._all_mask |= b
+        self._sqrt_e_die = math.sqrt(die.die_restitution)
+        self._sqrt_mu_die = math.sqrt(die.die_friction)
+        self._build_static()
+        self.space.on_collision(_DIE_TYPE, None, begin=self._on_begin)
+
+    # ------------------------------------------------------------------ build
+
+    def _bit_for(self, height: float) -> int:
+        for h, b in self._levels:
+            if h == height:
+                return b
+        raise WorldError(f"no collision band for height {height} mm")
+
+    def _add_box(self, wall: Wall, ctype: int) -> pymunk.Poly:
+        r = wall.rect
+        verts = [(r.x0, r.y0), (r.x1, r.y0), (r.x1, r.y1), (r.x0, r.y1)]
+        shape = pymunk.Poly(self.space.static_body, verts)
+        mat = self.board.wall_material
+        shape.elasticity = mat.restitution / self._sqrt_e_die
+        shape.friction = mat.friction / self._sqrt_mu_die
+        shape.collision_type = ctype
+        bit = self._bit_for(wall.height_mm)
+        shape.filter = pymunk.ShapeFilter(categories=bit, mask=pymunk.ShapeFilter.ALL_MASKS())
+        self.space.add(shape)
+        return shape
+
+    def _build_static(self) -> None:
+        for shape in self._walls:
+            self.space.remove(shape)
+        self._walls = []
+        seats = set(self.castle_seats)
+        for castle in self.board.castles:
+            if castle.seat in seats:
+                self._walls.extend(self._add_box(w, _WALL_TYPE) for w in castle.walls)
+            else:
+                self._walls.append(self._add_box(castle.three_player_wall, _WALL_TYPE))
+            if self.side_walls:
+                self._walls.extend(self._add_box(w, _WALL_TYPE) for w in castle.side_walls)
+
+    def set_walls(self, castle_seats: Sequence[int], side_walls: bool) -> None:
+        """Change which castles stand and whether the side walls stand."""
+        self.castle_seats = tuple(sorted(castle_seats))
+        self.side_walls = side_walls
+        self._build_static()
+
+    # ------------------------------------------------------------------- pins
+
+    @property
+    def pins(self) -> tuple[int, ...]:
+        """Hole indices (into ``board.holes``) holding a pin, sorted."""
+        return tuple(sorted(self._pins))
+
+    def add_pin(self, hole: int) -> None:
+        """Put a pin in hole ``hole``.
+
+        Raises:
+            WorldError: no such hole, or the hole already holds a pin.
+        """
+        if not 0 <= hole < len(self.board.holes):
+            raise WorldError(f"no hole {hole}; holes are 0..{len(self.board.holes) - 1}")
+        if hole in self._pins:
+            raise WorldError(f"hole {hole} already holds a pin")
+        x, y = self.board.holes[hole]
+        pin = self.board.pin
+        shape = pymunk.Circle(self.space.static_body, pin.radius_mm, (x, y))
+        shape.elasticity = pin.material.restitution / self._sqrt_e_die
+        shape.friction = pin.material.friction / self._sqrt_mu_die
+        shape.collision_type = _PIN_TYPE
+        shape.filter = pymunk.ShapeFilter(
+            categories=self._bit_for(pin.height_mm), mask=pymunk.ShapeFilter.ALL_MASKS()
+        )
+        self.space.add(shape)
+        self._pins[hole] = shape
+
+    def remove_pin(self, hole: int) -> None:
+        """Pull the pin out of hole ``hole``.
+
+        Raises:
+            WorldError: the hole holds no pin.
+        """
+        shape = self._pins.pop(hole, None)
+        if shape is None:
+            raise WorldError(f"hole {hole} holds no pin")
+        self.space.remove(shape)
+
+    def set_pins(self, holes: Iterable[int]) -> None:
+        """Replace all pins by pins in ``holes``."""
+        for hole in list(self._pins):
+            self.remove_pin(hole)
+        for hole in holes:
+            self.add_pin(hole)
+
+    # --------------------------------------------------------- siege engine
+
+    @property
+    def siege_engine(self) -> tuple[float, float] | None:
+        """Centre (mm) of the placed siege engine, or None."""
+        return self._engine_xy
+
+    def place_siege_engine(self, x: float, y: float) -> None:
+        """Place the siege engine (a square block) centred at (x, y) mm."""
+        self.remove_siege_engine()
+        w = self.board.siege_engine.width_mm / 2.0
+        shape = pymunk.Poly(
+            self.space.static_body, [(x - w, y - w), (x + w, y - w), (x + w, y + w), (x - w, y + w)]
+        )
+        mat = self.board.wall_material
+        shape.elasticity = mat.restitution / self._sqrt_e_die
+        shape.friction = mat.friction / self._sqrt_mu_die
+        shape.collision_type = _ENGINE_TYPE
+        shape.filter = pymunk.ShapeFilter(
+            categories=self._bit_for(self.board.siege_engine.launch_height_mm),
+            mask=pymunk.ShapeFilter.ALL_MASKS(),
+        )
+        self.space.add(shape)
+        self._engine = shape
+        self._engine_xy = (x, y)
+
+    def remove_siege_engine(self) -> None:
+        """Take the siege engine off the board (no-op if not placed)."""
+        if self._engine is not None:
+            self.space.remove(self._engine)
+        self._engine = None
+        self._engine_xy = None
+
+    def free_spot_near(
+        self, x: float, y: float, width: float, exclude_die: int | None = None
+    ) -> tuple[float, float]:
+        """The free place nearest to (x, y) for a ``width`` mm square (the siege engine).
+
+        Free: on the board, touching no wall, pin or die (moats do not
+        count; rulebook, The Siege Engine). Searched on rings of 2 mm steps.
+
+        Raises:
+            WorldError: no free place within the board.
+        """
+        half = self.board.half_size_mm - width / 2.0
+        probe = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
+        w = width / 2.0
+        box = pymunk.Poly(probe, [(-w, -w), (w, -w), (w, w), (-w, w)])
+        box.filter = pymunk.ShapeFilter(categories=0, mask=pymunk.ShapeFilter.ALL_MASKS())
+
+        def free(px: float, py: float) -> bool:
+            if abs(px) > half or abs(py) > half:
+                return False
+            probe.position = (px, py)
+            box.cache_bb()
+            hits = self.space.shape_query(box)
+            for hit in hits:
+                other = hit.shape
+                if other is None:
+                    continue
+                if exclude_die is not None:
+                    d = self._dice.get(exclude_die)
+                    if d is not None and other is d.shape:
+                        continue
+                return False
+            return True
+
+        if free(x, y):
+            return (x, y)
+        step = 2.0
+        for ring in range(1, int(self.board.size_mm / step) + 1):
+            radius = ring * step
+            n = max(8, int(2 * math.pi * radius / step))
+            for i in range(n):
+                a = 2.0 * math.pi * i / n
+                px, py = x + radius * math.cos(a), y + radius * math.sin(a)
+                if free(px, py):
+                    return (px, py)
+        raise WorldError("no free place on the board for the siege engine")
+
+    # ------------------------------------------------------------------- dice
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """Ids of the dice in the world, sorted."""
+        return tuple(sorted(self._dice))
+
+    def add_die(self, die: int, x: float, y: float, face: int = 1, angle: float = 0.0) -> None:
+        """Put die ``die`` at rest at (x, y) mm with ``face`` up, turned ``angle`` rad.
+
+        Raises:
+            WorldError: the id is taken, or the place is off the board.
+            ValueError: face not in 1..6.
+        """
+        if die in self._dice:
+            raise WorldError(f"die {die} is already in the world")
+        self._check_point(x, y, "die position")
+        spec = self.board.die
+        a = spec.size_mm
+        moment = spec.mass_g * a * a / 6.0
+        body = pymunk.Body(spec.mass_g, moment)
+        body.position = (x, y)
+        body.angle = angle
+        h = a / 2.0
+        shape = pymunk.Poly(body, [(-h, -h), (h, -h), (h, h), (-h, h)])
+        shape.elasticity = self._sqrt_e_die
+        shape.friction = self._sqrt_mu_die
+        shape.collision_type = _DIE_TYPE
+        shape.filter = pymunk.ShapeFilter(categories=_DIE_BIT, mask=self._all_mask)
+        pivot = pymunk.PivotJoint(self.space.static_body, body, (0.0, 0.0), (0.0, 0.0))
+        pivot.max_bias = 0.0
+        gear = pymunk.GearJoint(self.space.static_body, body, 0.0, 1.0)
+        gear.max_bias = 0.0
+        self.space.add(body, shape, pivot, gear)
+        d = _Die(die, body, shape, pivot, gear, with_face_up(face))
+        self._dice[die] = d
+        self._shape_die[shape] = die
+        self._set_grounded(d, 0.0)
+
+    def remove_die(self, die: int) -> None:
+        """Take die ``die`` out of the world.
+
+        Raises:
+            WorldError: no such die.
+        """
+        d = self._get(die)
+        self.space.remove(d.body, d.shape, d.pivot, d.gear)
+        del self._dice[die]
+        del self._shape_die[d.shape]
+
+    def move_die(self, die: int, x: float, y: float, angle: float | None = None) -> None:
+        """Lift die ``die`` and set it down at rest at (x, y) mm, same face up.
+
+        Used by the Spy ability and by gateway dice moved into the courtyard.
+        """
+        d = self._get(die)
+        self._check_point(x, y, "die position")
+        d.body.position = (x, y)
+        if angle is not None:
+            d.body.angle = angle
+        d.body.velocity = (0.0, 0.0)
+        d.body.angular_velocity = 0.0
+        d.flight = None
+        d.cocked = False
+        self._set_grounded(d, 0.0)
+        self.space.reindex_shapes_for_body(d.body)
+
+    def pose(self, die: int) -> DiePose:
+        """The current pose of die ``die`` (meaningful once at rest)."""
+        d = self._get(die)
+        x, y = d.body.position
+        r = self._world_orientation(d)
+        return DiePose(
+            die=die,
+            x=float(x),
+            y=float(y),
+            angle=float(d.body.angle),
+            face=face_up(r),
+            orientation=orientation_index(d.r_rel),
+            region=classify(self.board, float(x), float(y), float(d.body.angle), self.castle_seats),
+            cocked=d.cocked,
+            elevation_mm=d.floor,
+        )
+
+    def face(self, die: int) -> int:
+        """Face up of die ``die`` now."""
+        return face_up(self._world_orientation(self._get(die)))
+
+    def height(self, die: int) -> float:
+        """Height (mm) of the centre of die ``die`` above the board surface."""
+        d = self._get(die)
+        f = d.flight
+        if f is None:
+            return d.floor + self._size / 2.0
+        t = self.time - f.t0
+        return f.z0 + f.vz0 * t - 0.5 * self._g * t * t
+
+    def orientation(self, die: int) -> NDArray[np.float64]:
+        """World orientation (3x3) of die ``die`` now (for drawing)."""
+        return self._world_orientation(self._get(die))
+
+    def _get(self, die: int) -> _Die:
+        d = self._dice.get(die)
+        if d is None:
+            raise WorldError(f"no die {die} in the world")
+        return d
+
+    def _check_point(self, x: float, y: float, what: str) -> None:
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise WorldError(f"{what} must be finite numbers, got ({x}, {y})")
+        if not self.board.on_board(x, y):
+            h = self.board.half_size_mm
+            raise WorldError(f"{what} ({x:g}, {y:g}) mm is off the board (|x|, |y| <= {h:g} mm)")
+
+    def _world_orientation(self, d: _Die) -> NDArray[np.float64]:
+        f = d.flight
+        if f is not None:
+            return imp.orientation_at(f.r0, f.omega, self.time - f.t0)
+        return np.asarray(_rz(float(d.body.angle)) @ d.r_rel)
+
+    # -------------------------------------------------------- state changes
+
+    def _set_grounded(self, d: _Die, floor: float) -> None:
+        d.flight = None
+        d.floor = floor
+        spec = self.board.die
+        force = spec.table_friction * spec.mass_g * self._g
+        d.pivot.max_force = force
+        d.gear.max_force = force * _PATCH_ARM * spec.size_mm
+        mask = self._mask_above(floor) if floor > 0.0 else self._all_mask
+        self._set_mask(d, mask)
+
+    def _mask_above(self, low: float) -> int:
+        """Categories of everything taller than ``low`` mm."""
+        m = 0
+        for h, b in self._levels:
+            if h > low + 1e-9:
+                m |= b
+        return m
+
+    def _set_mask(self, d: _Die, mask: int) -> None:
+        if mask != d.mask:
+            d.mask = mask
+            d.shape.filter = pymunk.ShapeFilter(categories=_DIE_BIT, mask=mask)
+
+    def _start_flight(
+        self,
+        d: _Die,
+        z0: float,
+        vz0: float,
+        r0: NDArray[np.float64],
+        omega: NDArray[np.float64],
+        bounces: int = 0,
+    ) -> None:
+        d.pivot.max_force = 0.0
+        d.gear.max_force = 0.0
+        d.body.angular_velocity = float(omega[2])
+        floor = 0.0
+        fl = imp.solve_flight(z0, vz0, r0, omega, floor, self._size, self._g, TIMESTEP)
+        hit_step = self.steps + max(1, math.ceil(fl.t_hit / TIMESTEP - 1e-9))
+        d.flight = _Flight(
+            t0=self.time,
+            step0=self.steps,
+            z0=z0,
+            vz0=vz0,
+            r0=r0,
+            omega=omega,
+            floor=floor,
+            hit_step=hit_step,
+            t_hit=self.time + fl.t_hit,
+            low=fl.low_at_steps,
+            bounces=bounces,
+        )
+        d.awake = True
+        d.cocked = False
+        self._update_air_mask(d)
+
+    def _update_air_mask(self, d: _Die) -> None:
+        """Set the die's collision mask from the height of its lowest point
+        and schedule the next change (or the landing)."""
+        f = d.flight
+        assert f is not None
+        k = self.steps - f.step0  # steps done in this flight
+        low_now = float(f.low[k - 1]) if k >= 1 else f.z0 - self._size * math.sqrt(3) / 2
+        if k == 0:
+            low_now = float(f.low[0]) if f.low.size else low_now
+        mask = self._mask_above(low_now)
+        landed_on = self._support_under(d, low_now, mask) if mask != d.mask else None
+        self._set_mask(d, mask)
+        if landed_on is not None:
+            self._land_elevated(d, landed_on)
+            return
+        # next step at which the mask would change
+        nxt = f.hit_step
+        for j in range(k, f.low.size):
+            if self._mask_above(float(f.low[j])) != mask:
+                nxt = f.step0 + j + 1
+                break
+        d.next_mask_step = min(nxt, f.hit_step)
+        self._next_check = min(self._next_check, d.next_mask_step)
+
+    def _support_under(self, d: _Die, low: float, new_mask: int) -> float | None:
+        """When a falling die's lowest point drops below an obstacle's top
+        while its centre is over that obstacle, it lands on top of it.
+        Returns that obstacle's height, or None."""
+        gained = new_mask & ~d.mask if d.mask != -1 else 0
+        if not gained:
+            return None
+        f = d.flight
+        if f is None or f.vz0 - self._g * (self.time - f.t0) > 0.0:
+            return None  # rising
+        pos = d.body.position
+        best: float | None = None
+        for h, bit in self._levels:
+            if not gained & bit:
+                continue
+            for hit in self.space.point_query(
+                pos, 0.0, pymunk.ShapeFilter(mask=bit, categories=pymunk.ShapeFilter.ALL_CATEGORIES())
+            ):
+                if hit.shape is d.shape:
+                    continue
+                if best is None or h > best:
+                    best = h
+        return best
+
+    def _land_elevated(self, d: _Die, height: float) -> None:
+        """The die came down onto the top of an obstacle ``height`` mm tall."""
+        f = d.flight
+        assert f is not None
+        self._bounce(d, floor=height)
+
+    # ------------------------------------------------------------- stepping
+
+    def _on_begin(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        a, b = arbiter.shapes
+        n = arbiter.normal
+        va = a.body.velocity
+        vb = b.body.velocity
+        approach = (va.x - vb.x) * n.x + (va.y - vb.y) * n.y
+        da = self._die_of(a)
+        if da is None:
+            return
+        if b.collision_type == _DIE_TYPE:
+            db = self._die_of(b)
+            other = f"die:{db.id}" if db is not None else "die"
+            if db is not None:
+                db.awake = True
+                self._touched.add(db.id)
+                self._events.append(
+                    Event(EventKind.CONTACT, self.time, db.id, *b.body.position, f"die:{da.id}", approach)
+                )
+        elif b.collision_type == _PIN_TYPE:
+            other = "pin"
+            for hole, shape in self._pins.items():
+                if shape is b:
+                    other = f"pin:{hole}"
+                    break
+        elif b.collision_type == _ENGINE_TYPE:
+            other = "siege_engine"
+        else:
+            other = "wall"
+            db = None
+        da.awake = True
+        x, y = a.body.position
+        self._events.append(Event(EventKind.CONTACT, self.time, da.id, x, y, other, approach))
+        if approach >= self._trip_speed:
+            if not da.airborne and da.floor == 0.0:
+                self._pending.trips.append((da.id, -n.x, -n.y, approach))
+            if b.collision_type == _DIE_TYPE:
+                db2 = self._die_of(b)
+                if db2 is not None and not db2.airborne and db2.floor == 0.0:
+                    self._pending.trips.append((db2.id, n.x, n.y, approach))
+        self._dirty = True
+
+    def _die_of(self, shape: pymunk.Shape) -> _Die | None:
+        die = self._shape_die.get(shape)
+        return None if die is None else self._dice.get(die)
+
+    def step(self) -> None:
+        """Advance one timestep and do what the step made due."""
+        self.space.step(TIMESTEP)
+        self.steps += 1
+        self.time = self.steps * TIMESTEP
+        if self._dirty or self.steps >= self._next_check:
+            self._after_step()
+
+    def _after_step(self) -> None:
+        self._dirty = False
+        if self._pending.trips:
+            trips, self._pending.trips = self._pending.trips, []
+            for die_id, nx, ny, speed in trips:
+                d = self._dice.get(die_id)
+                if d is not None and not d.airborne:
+                    self._trip(d, nx, ny, speed)
+        full = self.steps % SWEEP_EVERY == 0
+        nxt = self.steps + (CHECK_EVERY - self.steps % CHECK_EVERY)
+        for d in list(self._dice.values()):
+            f = d.flight
+            if f is not None:
+                if self.steps >= f.hit_step:
+                    self._bounce(d, floor=f.floor)
+                elif self.steps >= d.next_mask_step:
+                    self._update_air_mask(d)
+                if d.flight is not None:
+                    nxt = min(nxt, d.next_mask_step)
+            if (d.awake or full) and self.steps % CHECK_EVERY == 0:
+                self._check_die(d)
+        self._next_check = nxt
+
+    def _check_die(self, d: _Die) -> None:
+        x, y = d.body.position
+        if not self.board.on_board(x, y):
+            self._exit(d)
+            return
+        if d.flight is not None:
+            return
+        if d.floor > 0.0 and not self._supported(d):
+            self._fall(d)
+            return
+        v = d.body.velocity
+        if abs(v.x) + abs(v.y) < REST_SPEED and abs(d.body.angular_velocity) < REST_SPIN:
+            if d.awake:
+                d.body.velocity = (0.0, 0.0)
+                d.body.angular_velocity = 0.0
+                d.awake = False
+                self._events.append(
+                    Event(EventKind.REST, self.time, d.id, float(x), float(y), face=self.face(d.id))
+                )
+        else:
+            d.awake = True
+
+    def _supported(self, d: _Die) -> bool:
+        bit = 0
+        for h, b in self._levels:
+            if h == d.floor:
+                bit = b
+        for hit in self.space.point_query(
+            d.body.position,
+            0.0,
+            pymunk.ShapeFilter(mask=bit, categories=pymunk.ShapeFilter.ALL_CATEGORIES()),
+        ):
+            if hit.shape is not d.shape:
+                return True
+        return False
+
+    def _fall(self, d: _Die) -> None:
+        r = self._world_orientation(d)
+        omega = np.zeros(3)
+        d.cocked = False
+        self._start_flight(d, d.floor + self._size / 2.0, 0.0, r, omega)
+
+    def _exit(self, d: _Die) -> None:
+        x, y = d.body.position
+        self._events.append(
+            Event(
+                EventKind.EXIT,
+                self.time,
+                d.id,
+                float(x),
+                float(y),
+                face=self.face(d.id),
+                over_wall=self.side_walls,
+            )
+        )
+        self._exited.append(d.id)
+        self.remove_die(d.id)
+
+    def _bounce(self, d: _Die, floor: float) -> None:
+        """The die's lowest point has reached ``floor``: impact, then fly on or lie."""
+        f = d.flight
+        assert f is not None
+        t = min(self.time, f.t_hit) - f.t0 if floor == f.floor else self.time - f.t0
+        r = imp.orientation_at(f.r0, f.omega, t)
+        vz = f.vz0 - self._g * t
+        vx, vy = d.body.velocity
+        omega = np.array([f.omega[0], f.omega[1], d.body.angular_velocity])
+        v_in = np.array([vx, vy, vz])
+        contact = imp.contact_point(r, self._size, v_in, omega)
+        spec = self.board.die
+        if contact is None:  # the corners at the floor are already moving up
+            contact = imp.contact_point(r, self._size)
+            assert contact is not None
+            v3, w3 = v_in, omega
+        else:
+            v3, w3 = imp.impact(
+                v_in,
+                omega,
+                contact,
+                self._mass,
+                self._size,
+                spec.table_restitution,
+                spec.table_friction,
+                spec.table_static_friction,
+            )
+        d.body.velocity = (float(v3[0]), float(v3[1]))
+        d.body.angular_velocity = float(w3[2])
+        x, y = d.body.position
+        self._events.append(
+            Event(
+                EventKind.LANDING,
+                self.time,
+                d.id,
+                float(x),
+                float(y),
+                "table" if floor == 0.0 else "top",
+                -vz,
+                face_up(r),
+            )
+        )
+        zc = floor - float(contact[2])
+        tumble = math.hypot(float(w3[0]), float(w3[1]))
+        spent = float(v3[2]) < REST_BOUNCE_SPEED and not imp.tip_energy_ok(
+            tumble, self._size, self._g
+        )
+        if spent or f.bounces >= MAX_BOUNCES:
+            self._lay_flat(d, r, w3, floor)
+        else:
+            self._start_flight(d, zc, float(v3[2]), r, w3, bounces=f.bounces + 1)
+            if d.flight is not None:
+                d.flight.floor = floor
+                if floor != 0.0:
+                    self._resolve_floor(d, floor)
+
+    def _resolve_floor(self, d: _Die, floor: float) -> None:
+        f = d.flight
+        assert f is not None
+        fl = imp.solve_flight(f.z0, f.vz0, f.r0, f.omega, floor, self._size, self._g, TIMESTEP)
+        f.hit_step = self.steps + max(1, math.ceil(fl.t_hit / TIMESTEP - 1e-9))
+        f.t_hit = self.time + fl.t_hit
+        f.low = fl.low_at_steps
+        self._set_mask(d, self._mask_above(floor))
+        d.next_mask_step = f.hit_step
+        self._next_check = min(self._next_check, f.hit_step)
+
+    def _lay_flat(
+        self, d: _Die, r: NDArray[np.float64], omega: NDArray[np.float64], floor: float
+    ) -> None:
+        """End the bouncing: the die falls onto the face below, then rolls on
+        over as many edges as its remaining tumble can carry it."""
+        up = face_up(r)
+        # yaw of the flat die: the direction of a body axis lying in the table plane
+        rz = r[2]
+        vertical_axis = int(np.argmax(np.abs(rz)))
+        horiz_axis = (vertical_axis + 1) % 3
+        hx, hy = float(r[0, horiz_axis]), float(r[1, horiz_axis])
+        yaw = math.atan2(hy, hx)
+        # keep pymunk's angle continuous: the nearest angle congruent mod pi/2
+        theta = float(d.body.angle)
+        q = math.pi / 2.0
+        yaw = theta + math.remainder(yaw - theta, q)
+        # flat orientation in the new yaw frame: an exact cube rotation
+        rel = _rz(-yaw) @ r
+        rel = np.round(rel)  # nearest signed permutation
+        if abs(np.linalg.det(rel) - 1.0) > 1e-6 or face_up(rel) != up:
+            from warlords_sim.physics.orientation import snap_flat
+
+            rel = snap_flat(_rz(-yaw) @ r)
+        d.body.angle = yaw
+        d.r_rel = np.asarray(rel)
+        d.flight = None
+        self._set_grounded(d, floor)
+        d.cocked = floor > 0.0 and floor < self.board.castles[0].walls[0].height_mm - 1e-9
+        self.space.reindex_shapes_for_body(d.body)
+        wh = float(math.hypot(omega[0], omega[1]))
+        if wh > 0.0:
+            # rolling direction d: omega = z x d  =>  d = omega x z / |omega|
+            dx, dy = float(omega[1]) / wh, -float(omega[0]) / wh
+            self._roll(d, dx, dy, wh)
+
+    def _trip(self, d: _Die, nx: float, ny: float, speed: float) -> None:
+        """A sliding die struck hard enough to catch an edge: it pivots about
+        it with w = 3 v / (4 a) and rolls away from the blow."""
+        omega = 3.0 * speed / (4.0 * self._size)
+        x, y = d.body.position
+        self._events.append(
+            Event(EventKind.TRIP, self.time, d.id, float(x), float(y), speed=speed, face=self.face(d.id))
+        )
+        self._roll(d, nx, ny, omega)
+
+    def _roll(self, d: _Die, dx: float, dy: float, omega: float) -> None:
+        """Roll die ``d`` flat on the table in direction (dx, dy) starting at
+        ``omega`` rad/s about its bottom edge; stops early (cocked) against
+        an obstacle."""
+        n = imp.roll_count(omega, self._size, self._g)
+        if n == 0:
+            return
+        theta = float(d.body.angle)
+        # the body axis (in the table plane) closest to the roll direction
+        local = math.atan2(dy, dx) - theta
+        quarter = round(local / (math.pi / 2.0))
+        ang = theta + quarter * math.pi / 2.0
+        ux, uy = math.cos(ang), math.sin(ang)
+        x0, y0 = d.body.position
+        done = 0
+        for k in range(1, n + 1):
+            tx, ty = x0 + ux * self._size * k, y0 + uy * self._size * k
+            if not self.board.on_board(tx, ty):
+                done = k
+                break
+            if self._blocked(d, tx, ty):
+                d.cocked = True
+                break
+            done = k
+        if done == 0:
+            return
+        # each quarter turn about the axis z x u
+        axis = (-uy, ux, 0.0)
+        r = self._world_orientation(d)
+        r = rotation_about(axis, done * math.pi / 2.0) @ r
+        d.r_rel = np.round(_rz(-theta) @ r)
+        d.body.position = (x0 + ux * self._size * done, y0 + uy * self._size * done)
+        self.space.reindex_shapes_for_body(d.body)
+        d.awake = True
+
+    def _blocked(self, d: _Die, x: float, y: float) -> bool:
+        old = d.body.position
+        d.body.position = (x, y)
+        self.space.reindex_shapes_for_body(d.body)
+        hits = self.space.shape_query(d.shape)
+        d.body.position = old
+        self.space.reindex_shapes_for_body(d.body)
+        return any(h.shape is not None and h.shape is not d.shape for h in hits)
+
+    # ---------------------------------------------------------------- flicks
+
+    def validate(self, flick: Flick) -> None:
+        """Check a flick's inputs.
+
+        Raises:
+            FlickError: a NaN or infinite number, a speed over
+                :data:`MAX_FLICK_SPEED`, a start off the board, a TABLE flick
+                of a die not in the world, a height below zero.
+        """
+        vx, vy = flick.velocity
+        for name, v in (("velocity x", vx), ("velocity y", vy), ("spin", flick.spin)):
+            if not math.isfinite(v):
+                raise FlickError(f"flick {name} must be a finite number, got {v}")
+        if flick.speed > MAX_FLICK_SPEED:
+            raise FlickError(
+                f"flick speed {flick.speed:.1f} mm/s is over the maximum of "
+                f"{MAX_FLICK_SPEED:.0f} mm/s"
+            )
+        if not math.isfinite(flick.height_mm) or flick.height_mm < 0:
+            raise FlickError(f"launch height must be >= 0 mm, got {flick.height_mm}")
+        if flick.start is not None:
+            sx, sy = flick.start
+            if not (math.isfinite(sx) and math.isfinite(sy)):
+                raise FlickError(f"flick start must be finite numbers, got {flick.start}")
+            if not self.board.on_board(sx, sy):
+                h = self.board.half_size_mm
+                raise FlickError(
+                    f"flick start ({sx:g}, {sy:g}) mm is off the board (|x|, |y| <= {h:g} mm)"
+                )
+        if flick.launch is LaunchKind.TABLE and flick.die not in self._dice:
+            raise FlickError(f"no die {flick.die} on the board to flick")
+        if flick.launch is not LaunchKind.TABLE and flick.start is None:
+            raise FlickError(f"a {flick.launch.value} flick needs a start point")
+
+    def begin_flick(self, flick: Flick, face: int | None = None) -> int:
+        """Launch a flick; step with :meth:`step` until :attr:`settled`.
+
+        A die flicked from a crenelation or the siege engine is (re)placed at
+        ``flick.start`` (added if not in the world, with ``face`` up, default
+        1); a TABLE flick starts the die where it rests (or at ``flick.start``).
+
+        Returns:
+            The face up of the die at launch.
+
+        Raises:
+            FlickError: see :meth:`validate`.
+        """
+        self.validate(flick)
+        self._events = []
+        self._exited = []
+        self._touched = set()
+        sx, sy = flick.start if flick.start is not None else (0.0, 0.0)
+        if flick.die not in self._dice:
+            self.add_die(flick.die, sx, sy, face if face is not None else 1)
+        d = self._dice[flick.die]
+        if face is not None:
+            d.r_rel = with_face_up(face)
+        if flick.start is not None:
+            self.move_die(flick.die, sx, sy)
+        initial = self.face(flick.die)
+        vx, vy = flick.velocity
+        d.body.velocity = (vx, vy)
+        d.body.angular_velocity = flick.spin
+        d.awake = True
+        d.cocked = False
+        x, y = d.body.position
+        self._events.append(
+            Event(EventKind.LAUNCH, self.time, d.id, float(x), float(y), flick.launch.value, flick.speed, initial)
+        )
+        if flick.launch is not LaunchKind.TABLE:
+            speed = flick.speed
+            tumble = imp.ledge_tumble(speed, self._size, self._g)
+            if speed > 0:
+                # tumble forward: omega = z x d
+                ox, oy = -vy / speed * tumble, vx / speed * tumble
+            else:
+                ox, oy = 0.0, 0.0
+            r0 = self._world_orientation(d)
+            self._start_flight(
+                d, flick.height_mm + self._size / 2.0, 0.0, r0, np.array([ox, oy, flick.spin])
+            )
+        self._next_check = self.steps + 1
+        return initial
+
+    @property
+    def settled(self) -> bool:
+        """True when no die moves (all grounded and at rest)."""
+        return not any(d.awake or d.flight is not None for d in self._dice.values())
+
+    def run_until_settled(self, max_time: float = 60.0) -> int:
+        """Step until everything is at rest; returns the steps taken.
+
+        Raises:
+            WorldError: still moving after ``max_time`` simulated seconds.
+        """
+        start = self.steps
+        limit = start + int(max_time / TIMESTEP)
+        step = self.step
+        while True:
+            step()
+            if self.steps % SWEEP_EVERY == 0 and self.settled:
+                return self.steps - start
+            if self.steps >= limit:
+                raise WorldError(f"dice still moving after {max_time} s")
+
+    def flick(self, flick: Flick, face: int | None = None, max_time: float = 60.0) -> FlickResult:
+        """Simulate ``flick`` until everything is at rest.
+
+        Args:
+            flick: the flick.
+            face: face up at launch for a die entering from the supply
+                (default 1; ignored for a die already in the world unless given).
+            max_time: simulated seconds before giving up.
+
+        Returns:
+            The :class:`FlickResult` (poses of every die, exits, events, digest).
+
+        Raises:
+            FlickError: bad inputs (see :meth:`validate`).
+            WorldError: still moving after ``max_time``.
+        """
+        t0 = self.time
+        initial = self.begin_flick(flick, face)
+        steps = self.run_until_settled(max_time)
+        return self.result(flick, initial, steps, self.time - t0)
+
+    def result(self, flick: Flick, initial_face: int, steps: int, settle_s: float) -> FlickResult:
+        """Package the settled state after ``flick``."""
+        return FlickResult(
+            flick=flick,
+            poses={i: self.pose(i) for i in sorted(self._dice)},
+            exited=tuple(self._exited),
+            events=tuple(self._events),
+            steps=steps,
+            settle_s=settle_s,
+            digest=self.digest(),
+            initial_face=initial_face,
+            touched=frozenset(self._touched),
+        )
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Events since the last flick began."""
+        return tuple(self._events)
+
+    # ------------------------------------------------------------ identity
+
+    def digest(self) -> str:
+        """SHA-256 (hex) of the state: every die's id, position, angle (the
+        exact float64 bits), orientation, floor and cocked flag; the pins;
+        the siege engine; the walls in force."""
+        h = hashlib.sha256()
+        for i in sorted(self._dice):
+            d = self._dice[i]
+            x, y = d.body.position
+            h.update(struct.pack("<qddd", i, x, y, d.body.angle))
+            h.update(struct.pack("<9d", *np.asarray(d.r_rel, dtype=np.float64).ravel()))
+            h.update(struct.pack("<d?", d.floor, d.cocked))
+        h.update(struct.pack(f"<{len(self._pins)}q", *sorted(self._pins)))
+        if self._engine_xy is not None:
+            h.update(struct.pack("<dd", *self._engine_xy))
+        h.update(struct.pack(f"<?{len(self.castle_seats)}q", self.side_walls, *self.castle_seats))
+        return h.hexdigest()
+
+    def copy(self) -> World:
+        """An independent deep copy, mid-flick or not; it continues bitwise
+        identically to this world (pymunk copies its contact cache)."""
+        return copy.deepcopy(self)
