@@ -264,7 +264,8 @@ class CenterRing:
 
 @dataclass(frozen=True)
 class SiegeEngineSpec:
-    """The siege engine: a square footprint ``width_mm`` wide; dice launch from ``launch_height_mm``."""
+    """The siege engine: a square footprint ``width_mm`` wide (mm); dice are
+    flicked from its top, ``launch_height_mm`` high."""
 
     width_mm: float
     launch_height_mm: float
@@ -418,7 +419,8 @@ def resolve_board_path(name_or_path: str | Path) -> Path:
         BoardError: neither exists; the message lists the shipped boards.
     """
     p = Path(name_or_path)
-    if p.suffix == ".toml" or p.exists():
+    text = str(name_or_path)
+    if p.suffix == ".toml" or "/" in text or "\\" in text:
         if not p.is_file():
             raise BoardError(f"{p}: board file not found")
         return p
@@ -589,9 +591,11 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
         ring_holes.append((r * math.cos(a), r * math.sin(a)))
     pins_by_seat: list[tuple[int, ...]] = []
     for seat in range(4):
-        # across from the castle: the castle of seat k faces outward (0, 1) turned by
-        # -90k degrees, so the holes across sit in direction (0, 1) turned the same way.
-        ox, oy = rotate_to_seat(0.0, 1.0, seat)
+        # "directly across from their home castle": the ring holes facing the
+        # castle (as "the house opposite mine" faces it), on the ring's side
+        # towards that castle; the pins are "defensive" (rulebook). Seat k's
+        # castle lies in direction (0, -1) turned by -90k degrees.
+        ox, oy = rotate_to_seat(0.0, -1.0, seat)
         across = math.atan2(oy, ox)
         order = sorted(
             range(n),
@@ -601,7 +605,9 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
     field = []
     for i, (x, y) in enumerate(f.field.holes):
         if not (math.isfinite(x) and math.isfinite(y) and abs(x) < half and abs(y) < half):
-            raise _err(path, f"field.holes[{i}]", f"a point on the board (|x|, |y| < {half}), got {[x, y]}")
+            raise _err(
+                path, f"field.holes[{i}]", f"a point on the board (|x|, |y| < {half}), got {[x, y]}"
+            )
         field.append((float(x), float(y)))
     all_holes = tuple(ring_holes) + tuple(field)
     center_ring = CenterRing(
@@ -645,7 +651,9 @@ def _explain_msgspec(msg: str) -> str:
         field = where.rstrip("`").lstrip(".")
         return f"field `{field}`: {what[0].lower()}{what[1:]}".replace("`", "") if field else msg
     if msg.startswith("Object missing required field"):
-        return "missing field " + msg.split("`")[1] + (
-            " in " + msg.split("`$")[1].rstrip("`").lstrip(".") if "`$" in msg else ""
+        return (
+            "missing field "
+            + msg.split("`")[1]
+            + (" in " + msg.split("`$")[1].rstrip("`").lstrip(".") if "`$" in msg else "")
         )
     return msg

@@ -65,9 +65,7 @@ class Flight:
     low_at_steps: Vec
 
 
-def _lowest_offsets(
-    r0: Vec, omega: Vec, times: Vec, size: float
-) -> Vec:
+def _lowest_offsets(r0: Vec, omega: Vec, times: Vec, size: float) -> Vec:
     """z offset of the lowest corner from the centre at each time (mm)."""
     w = float(np.linalg.norm(omega))
     verts = r0 @ (_CORNERS * size)  # 3 x 8, world offsets at t = 0
@@ -139,14 +137,23 @@ def solve_flight(
 
 
 def orientation_at(r0: Vec, omega: Vec, t: float) -> Vec:
-    """Orientation after rotating at constant ``omega`` (rad/s) for ``t`` s."""
-    w = float(np.linalg.norm(omega))
+    """Orientation after rotating at constant ``omega`` (rad/s) for ``t`` s
+    (Rodrigues' formula; plain floats, it runs at every bounce)."""
+    wx, wy, wz = float(omega[0]), float(omega[1]), float(omega[2])
+    w = math.sqrt(wx * wx + wy * wy + wz * wz)
     if w * t == 0.0:
-        return r0.copy()
-    u = omega / w
-    k = np.array([[0.0, -u[2], u[1]], [u[2], 0.0, -u[0]], [-u[1], u[0], 0.0]])
+        return np.array(r0, dtype=np.float64)
+    ux, uy, uz = wx / w, wy / w, wz / w
     ang = w * t
-    rot = np.eye(3) + math.sin(ang) * k + (1.0 - math.cos(ang)) * (k @ k)
+    s, c = math.sin(ang), math.cos(ang)
+    k = 1.0 - c
+    rot = np.array(
+        [
+            [c + ux * ux * k, ux * uy * k - uz * s, ux * uz * k + uy * s],
+            [uy * ux * k + uz * s, c + uy * uy * k, uy * uz * k - ux * s],
+            [uz * ux * k - uy * s, uz * uy * k + ux * s, c + uz * uz * k],
+        ]
+    )
     return np.asarray(rot @ r0)
 
 
@@ -157,22 +164,39 @@ def contact_point(
 
     The mean of the corners within ``tol * size`` of the lowest (a corner,
     an edge midpoint or a face centre). Given the velocity ``v`` (mm/s) and
-    angular velocity ``omega`` (rad/s), only corners moving down count, the
-    lowest of them (within ``depth``); None if no corner near the floor moves down.
+    angular velocity ``omega`` (rad/s), only corners within 2 % of the edge
+    of the lowest and moving down count, the lowest of them; None if no
+    corner near the floor moves down.
     """
-    verts = r @ (_CORNERS * size)
-    zs = verts[2]
-    zmin = float(np.min(zs))
+    h = size / 2.0
+    r0, r1, r2 = ([float(x) * h for x in r[i]] for i in range(3))
+    corners = []
+    for sx in (-1.0, 1.0):
+        for sy in (-1.0, 1.0):
+            for sz in (-1.0, 1.0):
+                corners.append(
+                    (
+                        r0[0] * sx + r0[1] * sy + r0[2] * sz,
+                        r1[0] * sx + r1[1] * sy + r1[2] * sz,
+                        r2[0] * sx + r2[1] * sy + r2[2] * sz,
+                    )
+                )
+    zmin = min(c[2] for c in corners)
     if v is None or omega is None:
-        near = verts[:, zs <= zmin + tol * size]
-        return np.asarray(near.mean(axis=1))
-    vel_z = v[2] + omega[0] * verts[1] - omega[1] * verts[0]  # (omega x r)_z
-    cand = (zs <= zmin + 0.02 * size) & (vel_z < 0.0)
-    if not np.any(cand):
-        return None
-    zc = float(np.min(zs[cand]))
-    near = verts[:, cand & (zs <= zc + tol * size)]
-    return np.asarray(near.mean(axis=1))
+        cand = [c for c in corners if c[2] <= zmin + tol * size]
+    else:
+        vz, wx, wy = float(v[2]), float(omega[0]), float(omega[1])
+        moving = [
+            c for c in corners if c[2] <= zmin + 0.02 * size and vz + wx * c[1] - wy * c[0] < 0.0
+        ]
+        if not moving:
+            return None
+        zc = min(c[2] for c in moving)
+        cand = [c for c in moving if c[2] <= zc + tol * size]
+    n = len(cand)
+    return np.array(
+        [sum(c[0] for c in cand) / n, sum(c[1] for c in cand) / n, sum(c[2] for c in cand) / n]
+    )
 
 
 def impact(
@@ -198,43 +222,63 @@ def impact(
         (v', omega') after the impact. The normal impulse makes the contact
         point's normal speed -restitution times what it was; the tangential
         impulse stops the contact point's sliding if that needs no more than
-        friction times the normal impulse, otherwise it is that bound,
-        opposing the sliding.
+        static_friction times the normal impulse, otherwise it is friction
+        times the normal impulse, opposing the sliding. Plain floats inside
+        (it runs at every bounce).
     """
+    vx, vy, vz = float(v[0]), float(v[1]), float(v[2])
+    wx, wy, wz = float(omega[0]), float(omega[1]), float(omega[2])
+    rx, ry, rz = float(r[0]), float(r[1]), float(r[2])
+    # contact point velocity v + omega x r
+    cx = vx + wy * rz - wz * ry
+    cy = vy + wz * rx - wx * rz
+    cz = vz + wx * ry - wy * rx
+    if cz >= 0.0:
+        return np.array([vx, vy, vz]), np.array([wx, wy, wz])
     inv_m = 1.0 / mass
     inv_i = 6.0 / (mass * size * size)
-    n = np.array([0.0, 0.0, 1.0])
-    vc = v + np.cross(omega, r)
-    vn = float(vc[2])
-    if vn >= 0.0:
-        return v.copy(), omega.copy()
-
-    def k_matrix() -> Vec:
-        # impulse response at the contact: dv_c = K J
-        rx = np.array([[0.0, -r[2], r[1]], [r[2], 0.0, -r[0]], [-r[1], r[0], 0.0]])
-        return np.asarray(inv_m * np.eye(3) - inv_i * (rx @ rx))
-
-    k = k_matrix()
-    # first try sticking: the contact ends with zero tangential velocity and
-    # normal velocity -e * vn
-    target = np.array([0.0, 0.0, -restitution * vn])
-    j = np.linalg.solve(k, target - vc)
-    jn = float(j[2])
-    jt = j[:2]
+    # K = inv_m I - inv_i [r]x^2 = inv_m I + inv_i (|r|^2 I - r r^T)
+    rr = rx * rx + ry * ry + rz * rz
+    k00 = inv_m + inv_i * (rr - rx * rx)
+    k11 = inv_m + inv_i * (rr - ry * ry)
+    k22 = inv_m + inv_i * (rr - rz * rz)
+    k01 = -inv_i * rx * ry
+    k02 = -inv_i * rx * rz
+    k12 = -inv_i * ry * rz
+    # sticking: solve K j = (0, 0, -e cz) - c  (Cramer's rule, K symmetric)
+    bx, by, bz = -cx, -cy, -restitution * cz - cz
+    det = (
+        k00 * (k11 * k22 - k12 * k12)
+        - k01 * (k01 * k22 - k12 * k02)
+        + k02 * (k01 * k12 - k11 * k02)
+    )
+    jx = (
+        bx * (k11 * k22 - k12 * k12) - k01 * (by * k22 - k12 * bz) + k02 * (by * k12 - k11 * bz)
+    ) / det
+    jy = (
+        k00 * (by * k22 - k12 * bz) - bx * (k01 * k22 - k12 * k02) + k02 * (k01 * bz - by * k02)
+    ) / det
+    jz = (
+        k00 * (k11 * bz - by * k12) - k01 * (k01 * bz - by * k02) + bx * (k01 * k12 - k11 * k02)
+    ) / det
     mu_s = friction if static_friction is None else static_friction
-    if float(np.hypot(jt[0], jt[1])) > mu_s * jn:
-        # sliding: tangential impulse opposes the tangential contact velocity
-        vt = vc[:2]
-        speed_t = float(np.hypot(vt[0], vt[1]))
-        d = np.array([-vt[0] / speed_t, -vt[1] / speed_t, 0.0]) if speed_t > 1e-9 else np.zeros(3)
-        direction = n + friction * d
-        # normal component of K @ (direction * jn) must equal -(1+e) vn
-        kn = float((k @ direction)[2])
-        jn = -(1.0 + restitution) * vn / kn
-        j = direction * jn
-    v_new = v + j * inv_m
-    omega_new = omega + inv_i * np.cross(r, j)
-    return np.asarray(v_new), np.asarray(omega_new)
+    if math.hypot(jx, jy) > mu_s * jz:
+        # slipping: tangential impulse = friction * jn against the sliding
+        st = math.hypot(cx, cy)
+        dx, dy = (-cx / st, -cy / st) if st > 1e-9 else (0.0, 0.0)
+        ux, uy, uz = friction * dx, friction * dy, 1.0
+        kn = k02 * ux + k12 * uy + k22 * uz  # normal row of K times the direction
+        jn = -(1.0 + restitution) * cz / kn
+        jx, jy, jz = ux * jn, uy * jn, uz * jn
+    v_new = np.array([vx + jx * inv_m, vy + jy * inv_m, vz + jz * inv_m])
+    omega_new = np.array(
+        [
+            wx + inv_i * (ry * jz - rz * jy),
+            wy + inv_i * (rz * jx - rx * jz),
+            wz + inv_i * (rx * jy - ry * jx),
+        ]
+    )
+    return v_new, omega_new
 
 
 def tip_energy_ok(omega: float, size: float, gravity: float) -> bool:

@@ -78,7 +78,7 @@ def rotation_about(axis: NDArray[np.float64] | tuple[float, float, float], angle
     x, y, z = (float(v) for v in axis)
     c, s = np.cos(angle), np.sin(angle)
     k = np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
-    return np.eye(3) + s * k + (1.0 - c) * (k @ k)
+    return np.asarray(np.eye(3) + s * k + (1.0 - c) * (k @ k), dtype=np.float64)
 
 
 def with_face_up(face: int) -> Matrix:
@@ -116,7 +116,14 @@ def snap_flat(r: Matrix) -> Matrix:
     return best.copy()
 
 
+_INDEX = {m.astype(np.int8).tobytes(): i for i, m in enumerate(ROTATIONS)}
+
+
 def orientation_index(r: Matrix) -> int:
-    """Index into ``ROTATIONS`` of the rest orientation nearest to ``r``."""
+    """Index into ``ROTATIONS`` of the rest orientation nearest to ``r``
+    (a dictionary look-up when ``r`` is exactly one of them)."""
+    exact = _INDEX.get(np.rint(r).astype(np.int8).tobytes())
+    if exact is not None and float(np.max(np.abs(r - ROTATIONS[exact]))) < 1e-9:
+        return exact
     scores = [float(np.sum(m * r)) for m in ROTATIONS]
     return int(np.argmax(scores))

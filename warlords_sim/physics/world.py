@@ -39,7 +39,7 @@ import numpy as np
 import pymunk
 from numpy.typing import NDArray
 
-from warlords_sim.board import Board, Wall
+from warlords_sim.board import Board, Castle, Rect, Wall
 from warlords_sim.physics import impact as imp
 from warlords_sim.physics.orientation import (
     face_up,
@@ -56,8 +56,6 @@ from warlords_sim.physics.types import (
     FlickError,
     FlickResult,
     LaunchKind,
-    Region,
-    RegionKind,
 )
 
 __all__ = ["MAX_FLICK_SPEED", "TIMESTEP", "World", "WorldError"]
@@ -74,8 +72,6 @@ REST_SPEED = 0.5
 REST_SPIN = 0.01
 #: Steps between checks of moving dice (rest, exit, lost support).
 CHECK_EVERY = 4
-#: Steps between full sweeps of every die (catches dice pushed by resting contacts).
-SWEEP_EVERY = 16
 #: Most bounces in one landing sequence before the die is laid flat.
 MAX_BOUNCES = 60
 #: Mean distance of a square contact patch from its centre, in edge lengths
@@ -107,6 +103,8 @@ class _Flight:
     hit_step: int  # step after which it lands
     t_hit: float  # world time of landing
     low: NDArray[np.float64]  # lowest point (mm) at the end of steps step0+1 ..
+    masks: NDArray[np.int64]  # collision mask in force after each of those steps
+    changes: NDArray[np.int64]  # indices into masks where the mask changes
     bounces: int = 0
 
 
@@ -135,6 +133,22 @@ class _Pending:
     """Work noted by collision callbacks, done after the step."""
 
     trips: list[tuple[int, float, float, float]] = field(default_factory=list)
+
+
+def _edge_gap_wall(castle: Castle) -> Wall:
+    """A side wall along the board edge where the castle would stand: as
+    thick and tall as the castle's side walls, as wide as its footprint."""
+    fp = castle.footprint
+    side = castle.side_walls[0]
+    t = min(side.rect.width, side.rect.height)
+    ox, oy = castle.outward  # points from the edge into the board
+    if ox == 0.0:
+        y0 = fp.y0 if oy > 0 else fp.y1 - t
+        rect = Rect(fp.x0, y0, fp.x1, y0 + t)
+    else:
+        x0 = fp.x0 if ox > 0 else fp.x1 - t
+        rect = Rect(x0, fp.y0, x0 + t, fp.y1)
+    return Wall(rect, side.height_mm)
 
 
 def _rz(angle: float) -> NDArray[np.float64]:
@@ -176,6 +190,10 @@ class World:
         self._events: list[Event] = []
         self._pending = _Pending()
         self._touched: set[int] = set()
+        self._active: set[int] = set()  # dice airborne or moving
+        self._moved: set[int] = set()  # dice that moved during this flick
+        self._contacts: dict[int, set[int]] = {}  # die -> dice it touches
+        self._poses: dict[int, DiePose] = {}  # cached poses of dice at rest
         self._exited: list[int] = []
         self._next_check = 0
         self._dirty = False
@@ -199,10 +217,17 @@ class World:
         self._all_mask = 0
         for _, b in self._levels:
             self._all_mask |= b
+        # for a lowest point z: levels with height > z are those from
+        # searchsorted(heights, z, "right") on; their masks OR-ed (suffix sums)
+        self._level_heights = np.array([h for h, _ in self._levels])
+        suffix = [0] * (len(self._levels) + 1)
+        for i in range(len(self._levels) - 1, -1, -1):
+            suffix[i] = suffix[i + 1] | self._levels[i][1]
+        self._suffix_masks = np.array(suffix, dtype=np.int64)
         self._sqrt_e_die = math.sqrt(die.die_restitution)
         self._sqrt_mu_die = math.sqrt(die.die_friction)
         self._build_static()
-        self.space.on_collision(_DIE_TYPE, None, begin=self._on_begin)
+        self.space.on_collision(_DIE_TYPE, None, begin=self._on_begin, separate=self._on_separate)
 
     # ------------------------------------------------------------------ build
 
@@ -237,11 +262,16 @@ class World:
                 self._walls.append(self._add_box(castle.three_player_wall, _WALL_TYPE))
             if self.side_walls:
                 self._walls.extend(self._add_box(w, _WALL_TYPE) for w in castle.side_walls)
+                if castle.seat not in seats and castle.side_walls:
+                    # no castle's back wall here: close the edge behind the
+                    # three-player wall too, so the side walls run unbroken
+                    self._walls.append(self._add_box(_edge_gap_wall(castle), _WALL_TYPE))
 
     def set_walls(self, castle_seats: Sequence[int], side_walls: bool) -> None:
         """Change which castles stand and whether the side walls stand."""
         self.castle_seats = tuple(sorted(castle_seats))
         self.side_walls = side_walls
+        self._poses.clear()
         self._build_static()
 
     # ------------------------------------------------------------------- pins
@@ -419,6 +449,10 @@ class World:
         d = self._get(die)
         self.space.remove(d.body, d.shape, d.pivot, d.gear)
         del self._dice[die]
+        self._active.discard(die)
+        self._poses.pop(die, None)
+        for other in self._contacts.pop(die, set()):
+            self._contacts.get(other, set()).discard(die)
         del self._shape_die[d.shape]
 
     def move_die(self, die: int, x: float, y: float, angle: float | None = None) -> None:
@@ -437,13 +471,18 @@ class World:
         d.cocked = False
         self._set_grounded(d, 0.0)
         self.space.reindex_shapes_for_body(d.body)
+        self._poses.pop(die, None)
 
     def pose(self, die: int) -> DiePose:
-        """The current pose of die ``die`` (meaningful once at rest)."""
+        """The current pose of die ``die`` (meaningful once at rest; cached
+        for dice at rest)."""
+        cached = self._poses.get(die)
+        if cached is not None:
+            return cached
         d = self._get(die)
         x, y = d.body.position
         r = self._world_orientation(d)
-        return DiePose(
+        pose = DiePose(
             die=die,
             x=float(x),
             y=float(y),
@@ -454,6 +493,9 @@ class World:
             cocked=d.cocked,
             elevation_mm=d.floor,
         )
+        if die not in self._active:
+            self._poses[die] = pose
+        return pose
 
     def face(self, die: int) -> int:
         """Face up of die ``die`` now."""
@@ -524,13 +566,21 @@ class World:
         r0: NDArray[np.float64],
         omega: NDArray[np.float64],
         bounces: int = 0,
+        floor: float = 0.0,
     ) -> None:
+        """Launch die ``d`` into a free flight from centre height ``z0`` (mm)
+        with vertical speed ``vz0`` (mm/s), orientation ``r0`` and angular
+        velocity ``omega`` (rad/s, world), to land on a surface ``floor`` mm high."""
         d.pivot.max_force = 0.0
         d.gear.max_force = 0.0
         d.body.angular_velocity = float(omega[2])
-        floor = 0.0
         fl = imp.solve_flight(z0, vz0, r0, omega, floor, self._size, self._g, TIMESTEP)
         hit_step = self.steps + max(1, math.ceil(fl.t_hit / TIMESTEP - 1e-9))
+        masks, changes = self._flight_masks(fl.low_at_steps)
+        if floor > 0.0:  # whatever it stands on cannot be hit from above
+            keep = np.int64(self._mask_above(floor))
+            masks = masks & keep
+            changes = np.flatnonzero(masks[1:] != masks[:-1]) + 1
         d.flight = _Flight(
             t0=self.time,
             step0=self.steps,
@@ -542,9 +592,12 @@ class World:
             hit_step=hit_step,
             t_hit=self.time + fl.t_hit,
             low=fl.low_at_steps,
+            masks=masks,
+            changes=changes,
             bounces=bounces,
         )
-        d.awake = True
+        self._wake(d)
+        self._moved.add(d.id)
         d.cocked = False
         self._update_air_mask(d)
 
@@ -554,23 +607,35 @@ class World:
         f = d.flight
         assert f is not None
         k = self.steps - f.step0  # steps done in this flight
-        low_now = float(f.low[k - 1]) if k >= 1 else f.z0 - self._size * math.sqrt(3) / 2
-        if k == 0:
-            low_now = float(f.low[0]) if f.low.size else low_now
-        mask = self._mask_above(low_now)
-        landed_on = self._support_under(d, low_now, mask) if mask != d.mask else None
+        masks = f.masks
+        if masks.size == 0:
+            d.next_mask_step = f.hit_step
+            self._next_check = min(self._next_check, f.hit_step)
+            return
+        idx = min(max(k - 1, 0), masks.size - 1)
+        mask = int(masks[idx])
+        landed_on = None
+        if mask != d.mask:
+            landed_on = self._support_under(d, float(f.low[idx]), mask)
         self._set_mask(d, mask)
         if landed_on is not None:
             self._land_elevated(d, landed_on)
             return
-        # next step at which the mask would change
-        nxt = f.hit_step
-        for j in range(k, f.low.size):
-            if self._mask_above(float(f.low[j])) != mask:
-                nxt = f.step0 + j + 1
-                break
+        # next step at which the mask changes: masks[j] is in force after step j + 1
+        later = f.changes[f.changes > idx]
+        nxt = f.step0 + int(later[0]) + 1 if later.size else f.hit_step
         d.next_mask_step = min(nxt, f.hit_step)
         self._next_check = min(self._next_check, d.next_mask_step)
+
+    def _flight_masks(
+        self, low: NDArray[np.float64]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """Collision mask at the end of each step of a flight, from the height
+        of the lowest point, and the indices where it changes."""
+        idx = np.searchsorted(self._level_heights, low, side="right")
+        masks = self._suffix_masks[idx]
+        changes = np.flatnonzero(masks[1:] != masks[:-1]) + 1
+        return masks, changes
 
     def _support_under(self, d: _Die, low: float, new_mask: int) -> float | None:
         """When a falling die's lowest point drops below an obstacle's top
@@ -588,7 +653,9 @@ class World:
             if not gained & bit:
                 continue
             for hit in self.space.point_query(
-                pos, 0.0, pymunk.ShapeFilter(mask=bit, categories=pymunk.ShapeFilter.ALL_CATEGORIES())
+                pos,
+                0.0,
+                pymunk.ShapeFilter(mask=bit, categories=pymunk.ShapeFilter.ALL_CATEGORIES()),
             ):
                 if hit.shape is d.shape:
                     continue
@@ -605,49 +672,61 @@ class World:
     # ------------------------------------------------------------- stepping
 
     def _on_begin(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        """A die's shape began touching something. pymunk calls the DIE
+        wildcard handler once from each die's side, so this records only
+        shape ``a``'s side: an event, a wake-up, maybe a trip."""
         a, b = arbiter.shapes
-        n = arbiter.normal
-        va = a.body.velocity
-        vb = b.body.velocity
-        approach = (va.x - vb.x) * n.x + (va.y - vb.y) * n.y
         da = self._die_of(a)
         if da is None:
             return
-        if b.collision_type == _DIE_TYPE:
+        n = arbiter.normal
+        body_a, body_b = a.body, b.body
+        if body_a is None or body_b is None:
+            return
+        va = body_a.velocity
+        vb = body_b.velocity
+        approach = (va.x - vb.x) * n.x + (va.y - vb.y) * n.y
+        btype = b.collision_type
+        if btype == _DIE_TYPE:
             db = self._die_of(b)
-            other = f"die:{db.id}" if db is not None else "die"
+            other = "die" if db is None else f"die:{db.id}"
             if db is not None:
-                db.awake = True
-                self._touched.add(db.id)
-                self._events.append(
-                    Event(EventKind.CONTACT, self.time, db.id, *b.body.position, f"die:{da.id}", approach)
-                )
-        elif b.collision_type == _PIN_TYPE:
+                self._contacts.setdefault(da.id, set()).add(db.id)
+            if approach > 0.0:
+                self._touched.add(da.id)
+        elif btype == _PIN_TYPE:
             other = "pin"
             for hole, shape in self._pins.items():
                 if shape is b:
                     other = f"pin:{hole}"
                     break
-        elif b.collision_type == _ENGINE_TYPE:
+        elif btype == _ENGINE_TYPE:
             other = "siege_engine"
         else:
             other = "wall"
-            db = None
-        da.awake = True
-        x, y = a.body.position
+        self._wake(da)
+        x, y = body_a.position
         self._events.append(Event(EventKind.CONTACT, self.time, da.id, x, y, other, approach))
-        if approach >= self._trip_speed:
-            if not da.airborne and da.floor == 0.0:
-                self._pending.trips.append((da.id, -n.x, -n.y, approach))
-            if b.collision_type == _DIE_TYPE:
-                db2 = self._die_of(b)
-                if db2 is not None and not db2.airborne and db2.floor == 0.0:
-                    self._pending.trips.append((db2.id, n.x, n.y, approach))
+        if approach >= self._trip_speed and da.flight is None and da.floor == 0.0:
+            self._pending.trips.append((da.id, -n.x, -n.y, approach))
         self._dirty = True
+
+    def _on_separate(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        a, b = arbiter.shapes
+        if a is None or b is None or b.collision_type != _DIE_TYPE:
+            return
+        ia, ib = self._shape_die.get(a), self._shape_die.get(b)
+        if ia is not None and ib is not None:
+            self._contacts.get(ia, set()).discard(ib)
 
     def _die_of(self, shape: pymunk.Shape) -> _Die | None:
         die = self._shape_die.get(shape)
         return None if die is None else self._dice.get(die)
+
+    def _wake(self, d: _Die) -> None:
+        d.awake = True
+        self._active.add(d.id)
+        self._poses.pop(d.id, None)
 
     def step(self) -> None:
         """Advance one timestep and do what the step made due."""
@@ -663,11 +742,22 @@ class World:
             trips, self._pending.trips = self._pending.trips, []
             for die_id, nx, ny, speed in trips:
                 d = self._dice.get(die_id)
-                if d is not None and not d.airborne:
+                if d is not None and d.flight is None:
                     self._trip(d, nx, ny, speed)
-        full = self.steps % SWEEP_EVERY == 0
+        check = self.steps % CHECK_EVERY == 0
         nxt = self.steps + (CHECK_EVERY - self.steps % CHECK_EVERY)
-        for d in list(self._dice.values()):
+        if check and self._active:
+            # dice resting against a moving die, or standing on one, may move too
+            for i in sorted(self._active):
+                for j in sorted(self._contacts.get(i, ())):
+                    other = self._dice.get(j)
+                    if other is not None and j not in self._active:
+                        self._wake(other)
+            for d in self._dice.values():
+                if d.floor > 0.0 and d.id not in self._active:
+                    self._wake(d)
+        for i in sorted(self._active):
+            d = self._dice[i]
             f = d.flight
             if f is not None:
                 if self.steps >= f.hit_step:
@@ -676,11 +766,13 @@ class World:
                     self._update_air_mask(d)
                 if d.flight is not None:
                     nxt = min(nxt, d.next_mask_step)
-            if (d.awake or full) and self.steps % CHECK_EVERY == 0:
+            if check and d.id in self._dice:
                 self._check_die(d)
         self._next_check = nxt
 
     def _check_die(self, d: _Die) -> None:
+        """Every CHECK_EVERY steps, for a moving die: off the board? lost its
+        support? at rest?"""
         x, y = d.body.position
         if not self.board.on_board(x, y):
             self._exit(d)
@@ -692,15 +784,16 @@ class World:
             return
         v = d.body.velocity
         if abs(v.x) + abs(v.y) < REST_SPEED and abs(d.body.angular_velocity) < REST_SPIN:
-            if d.awake:
-                d.body.velocity = (0.0, 0.0)
-                d.body.angular_velocity = 0.0
-                d.awake = False
+            d.body.velocity = (0.0, 0.0)
+            d.body.angular_velocity = 0.0
+            d.awake = False
+            self._active.discard(d.id)
+            if d.id in self._moved:
                 self._events.append(
                     Event(EventKind.REST, self.time, d.id, float(x), float(y), face=self.face(d.id))
                 )
         else:
-            d.awake = True
+            self._moved.add(d.id)
 
     def _supported(self, d: _Die) -> bool:
         bit = 0
@@ -788,22 +881,7 @@ class World:
         if spent or f.bounces >= MAX_BOUNCES:
             self._lay_flat(d, r, w3, floor)
         else:
-            self._start_flight(d, zc, float(v3[2]), r, w3, bounces=f.bounces + 1)
-            if d.flight is not None:
-                d.flight.floor = floor
-                if floor != 0.0:
-                    self._resolve_floor(d, floor)
-
-    def _resolve_floor(self, d: _Die, floor: float) -> None:
-        f = d.flight
-        assert f is not None
-        fl = imp.solve_flight(f.z0, f.vz0, f.r0, f.omega, floor, self._size, self._g, TIMESTEP)
-        f.hit_step = self.steps + max(1, math.ceil(fl.t_hit / TIMESTEP - 1e-9))
-        f.t_hit = self.time + fl.t_hit
-        f.low = fl.low_at_steps
-        self._set_mask(d, self._mask_above(floor))
-        d.next_mask_step = f.hit_step
-        self._next_check = min(self._next_check, f.hit_step)
+            self._start_flight(d, zc, float(v3[2]), r, w3, bounces=f.bounces + 1, floor=floor)
 
     def _lay_flat(
         self, d: _Die, r: NDArray[np.float64], omega: NDArray[np.float64], floor: float
@@ -846,7 +924,15 @@ class World:
         omega = 3.0 * speed / (4.0 * self._size)
         x, y = d.body.position
         self._events.append(
-            Event(EventKind.TRIP, self.time, d.id, float(x), float(y), speed=speed, face=self.face(d.id))
+            Event(
+                EventKind.TRIP,
+                self.time,
+                d.id,
+                float(x),
+                float(y),
+                speed=speed,
+                face=self.face(d.id),
+            )
         )
         self._roll(d, nx, ny, omega)
 
@@ -883,7 +969,8 @@ class World:
         d.r_rel = np.round(_rz(-theta) @ r)
         d.body.position = (x0 + ux * self._size * done, y0 + uy * self._size * done)
         self.space.reindex_shapes_for_body(d.body)
-        d.awake = True
+        self._wake(d)
+        self._moved.add(d.id)
 
     def _blocked(self, d: _Die, x: float, y: float) -> bool:
         old = d.body.position
@@ -946,6 +1033,7 @@ class World:
         self._events = []
         self._exited = []
         self._touched = set()
+        self._moved = set()
         sx, sy = flick.start if flick.start is not None else (0.0, 0.0)
         if flick.die not in self._dice:
             self.add_die(flick.die, sx, sy, face if face is not None else 1)
@@ -958,11 +1046,21 @@ class World:
         vx, vy = flick.velocity
         d.body.velocity = (vx, vy)
         d.body.angular_velocity = flick.spin
-        d.awake = True
+        self._wake(d)
+        self._moved.add(d.id)
         d.cocked = False
         x, y = d.body.position
         self._events.append(
-            Event(EventKind.LAUNCH, self.time, d.id, float(x), float(y), flick.launch.value, flick.speed, initial)
+            Event(
+                EventKind.LAUNCH,
+                self.time,
+                d.id,
+                float(x),
+                float(y),
+                flick.launch.value,
+                flick.speed,
+                initial,
+            )
         )
         if flick.launch is not LaunchKind.TABLE:
             speed = flick.speed
@@ -982,7 +1080,7 @@ class World:
     @property
     def settled(self) -> bool:
         """True when no die moves (all grounded and at rest)."""
-        return not any(d.awake or d.flight is not None for d in self._dice.values())
+        return not self._active
 
     def run_until_settled(self, max_time: float = 60.0) -> int:
         """Step until everything is at rest; returns the steps taken.
@@ -995,7 +1093,7 @@ class World:
         step = self.step
         while True:
             step()
-            if self.steps % SWEEP_EVERY == 0 and self.settled:
+            if not self._active:
                 return self.steps - start
             if self.steps >= limit:
                 raise WorldError(f"dice still moving after {max_time} s")

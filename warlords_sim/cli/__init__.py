@@ -1,0 +1,78 @@
+"""The ``warlords-sim`` command line (console script ``warlords_sim.cli:main``).
+
+Each subcommand lives in its own module and is registered here. Expected
+input errors end with one line on stderr and exit status 2 (see
+:mod:`warlords_sim.cli._common`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from warlords_sim import __version__
+from warlords_sim.cli._common import EXPECTED_ERRORS, PROG, fail
+
+__all__ = ["main"]
+
+_HELP = f"""Physics simulator for the tabletop dice-flicking game Warlords.
+
+\b
+Dice are simulated in "2.5D" on pymunk: sliding with Coulomb friction,
+airborne launches from the crenelations and the siege engine, bounces,
+edge catches and tumbles that decide the face up. The board is data
+(boards/NAME.toml), validated on load.
+
+\b
+Units everywhere: millimetres (mm), grams (g), seconds (s), radians (rad);
+velocities in mm/s.
+Frame: origin at the board centre, x right, y up, seen from above.
+Seats, in turn order: 0 bottom, 1 left, 2 top, 3 right.
+
+\b
+Examples:
+  {PROG} board --png board.png      draw the standard board
+  {PROG} board --json               its geometry as JSON
+  {PROG} COMMAND --help             help on one command
+
+Expected errors print one line, "{PROG}: error: ...", and exit with status 2.
+"""
+
+
+class _Main(click.Group):
+    """The top-level group: turns expected input errors of any subcommand into
+    one line on stderr and exit status 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except EXPECTED_ERRORS as e:
+            fail(e)
+
+
+@click.group(
+    name=PROG,
+    cls=_Main,
+    help=_HELP,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.version_option(__version__, "--version", "-V", prog_name=PROG)
+def main() -> None:
+    pass
+
+
+def _register() -> None:
+    from warlords_sim.cli.board_cmd import board
+
+    main.add_command(board)
+    try:  # the flick command arrives with the physics layer
+        from warlords_sim.cli.flick_cmd import flick
+    except ModuleNotFoundError as e:
+        if e.name != "warlords_sim.cli.flick_cmd":
+            raise
+    else:
+        main.add_command(flick)
+
+
+_register()

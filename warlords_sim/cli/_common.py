@@ -1,0 +1,68 @@
+"""Shared pieces of the command line: one-line errors and the ``--board`` option.
+
+An expected input error (a bad board file, an impossible flick, a file that
+cannot be written) prints exactly one line, ``warlords-sim: error: ...``, to
+stderr and exits with status 2. Anything else is a bug and keeps its
+traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
+
+import click
+
+from warlords_sim.board import Board, BoardError, load_board
+from warlords_sim.physics.types import FlickError
+
+__all__ = [
+    "EXIT_USAGE",
+    "EXPECTED_ERRORS",
+    "PROG",
+    "board_option",
+    "fail",
+    "load_board_or_fail",
+]
+
+PROG = "warlords-sim"
+#: Exit status of an expected input error (the same as click's usage errors).
+EXIT_USAGE = 2
+#: Exceptions that mean "the input is wrong", not "the program is wrong".
+EXPECTED_ERRORS: tuple[type[Exception], ...] = (BoardError, FlickError, OSError)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(msg: object) -> NoReturn:
+    """Print ``warlords-sim: error: MSG`` (one line) to stderr and exit with status 2."""
+    text = " ".join(str(msg).split())  # one line, whatever the message holds
+    click.echo(f"{PROG}: error: {text}", err=True)
+    raise click.exceptions.Exit(EXIT_USAGE)
+
+
+def load_board_or_fail(name_or_path: str) -> Board:
+    """:func:`warlords_sim.board.load_board`, turning a BoardError into :func:`fail`."""
+    try:
+        return load_board(name_or_path)
+    except BoardError as e:
+        fail(e)
+
+
+def _board_callback(ctx: click.Context, param: click.Parameter, value: str) -> Board:
+    return load_board_or_fail(value)
+
+
+def board_option(f: F) -> F:
+    """Click option ``--board NAME|PATH`` (default ``standard``) passing a loaded
+    :class:`~warlords_sim.board.Board` as the ``board`` parameter; a bad board
+    ends the program with a one-line error (exit 2)."""
+    return click.option(
+        "--board",
+        "board",
+        metavar="NAME|PATH",
+        default="standard",
+        show_default=True,
+        callback=_board_callback,
+        help="Board: a name from boards/ or a path to a board .toml file.",
+    )(f)

@@ -1,0 +1,389 @@
+"""``warlords-sim flick``: flick one die on the board, once or in noisy trials.
+
+A stable contract (tests and users rely on it): see ``warlords-sim flick
+--help``. Units mm, mm/s, rad/s; frame origin at the board centre, x right,
+y up.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import click
+import numpy as np
+
+from warlords_sim.board import Board, BoardError, Crenelation
+from warlords_sim.cli._common import board_option, fail
+from warlords_sim.physics import (
+    MAX_FLICK_SPEED,
+    Flick,
+    FlickError,
+    FlickResult,
+    LaunchKind,
+    Region,
+    RegionKind,
+    World,
+    WorldError,
+)
+from warlords_sim.physics.types import EventKind
+
+__all__ = ["TrialResult", "flick", "run_trials", "setup_world"]
+
+_DIE = 0
+
+
+@dataclass(frozen=True)
+class TrialResult:
+    """One trial of ``flick``: its inputs after noise and where the die ended."""
+
+    trial: int
+    seed: int
+    velocity: tuple[float, float]
+    initial_face: int
+    face: int
+    x_mm: float
+    y_mm: float
+    angle_rad: float
+    region: Region
+    cocked: bool
+    settle_s: float
+    steps: int
+    landings: int
+    digest: str
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "trial": self.trial,
+            "seed": self.seed,
+            "vx_mm_s": self.velocity[0],
+            "vy_mm_s": self.velocity[1],
+            "initial_face": self.initial_face,
+            "face": self.face,
+            "x_mm": self.x_mm,
+            "y_mm": self.y_mm,
+            "angle_rad": self.angle_rad,
+            "region": str(self.region),
+            "cocked": self.cocked,
+            "settle_s": self.settle_s,
+            "steps": self.steps,
+            "landings": self.landings,
+            "digest": self.digest,
+        }
+
+
+def setup_world(board: Board) -> World:
+    """The standard set-up: all four castles, every seat's three center-ring pins."""
+    world = World(board)
+    for seat in range(4):
+        for hole in board.center_ring.pins_by_seat[seat]:
+            world.add_pin(hole)
+    return world
+
+
+def _pair(text: str, what: str) -> tuple[float, float]:
+    parts = text.split(",")
+    if len(parts) != 2:
+        fail(f"{what} must be two numbers 'A,B', got {text!r}")
+    try:
+        a, b = float(parts[0]), float(parts[1])
+    except ValueError:
+        fail(f"{what} must be two numbers 'A,B', got {text!r}")
+    if not (math.isfinite(a) and math.isfinite(b)):
+        fail(f"{what} must be finite numbers, got {text!r}")
+    return a, b
+
+
+def _start(
+    board: Board,
+    world: World,
+    at: tuple[float, float] | None,
+    seat_area: tuple[int, int] | None,
+    launch: LaunchKind,
+    velocity: tuple[float, float],
+) -> tuple[tuple[float, float], float]:
+    """Start point (mm) and launch height (mm) of the flick."""
+    if seat_area is not None:
+        seat, area = seat_area
+        cren = Crenelation.LOW if launch is LaunchKind.LOW else Crenelation.HIGH
+        try:
+            spot = board.launch_spot(seat, area, cren)
+        except BoardError as e:
+            fail(str(e).split(": ", 1)[-1])
+        return (spot.x, spot.y), spot.height_mm
+    assert at is not None
+    x, y = at
+    if not board.on_board(x, y):
+        h = board.half_size_mm
+        fail(f"--at {x:g},{y:g} is off the board (|x|, |y| <= {h:g} mm)")
+    if launch is LaunchKind.TABLE:
+        return (x, y), 0.0
+    if launch is LaunchKind.SIEGE:
+        width = board.siege_engine.width_mm
+        try:
+            ex, ey = world.free_spot_near(x, y, width)
+        except WorldError as e:
+            fail(e)
+        world.place_siege_engine(ex, ey)
+        speed = math.hypot(*velocity)
+        dx, dy = (velocity[0] / speed, velocity[1] / speed) if speed > 0 else (0.0, 1.0)
+        off = width / 2.0 + board.die.size_mm / 2.0 + 0.5
+        sx, sy = ex + dx * off, ey + dy * off
+        if not board.on_board(sx, sy):
+            fail(f"the siege engine at ({ex:.1f}, {ey:.1f}) launches off the board")
+        return (sx, sy), board.siege_engine.launch_height_mm
+    height = board.low_crenelation_mm if launch is LaunchKind.LOW else board.high_crenelation_mm
+    return (x, y), height
+
+
+def run_trials(
+    board: Board,
+    *,
+    at: tuple[float, float] | None = None,
+    seat_area: tuple[int, int] | None = None,
+    velocity: tuple[float, float],
+    spin: float = 0.0,
+    launch: LaunchKind = LaunchKind.TABLE,
+    face: int = 1,
+    seed: int = 0,
+    trials: int = 1,
+    noise: float = 0.0,
+    progress: bool = False,
+) -> list[TrialResult]:
+    """Run ``trials`` flicks of one die from the same start.
+
+    Trial i uses ``numpy.random.default_rng(seed + i)``: the speed is
+    multiplied by (1 + normal(0, noise)) and the direction turned by
+    normal(0, noise) rad; a noisy speed over the maximum is clamped to it.
+
+    Raises:
+        FlickError: bad flick inputs (NaN, speed over the maximum, ...).
+    """
+    base = setup_world(board)
+    start, height = _start(board, base, at, seat_area, launch, velocity)
+    speed0 = math.hypot(*velocity)
+    if speed0 > MAX_FLICK_SPEED:
+        raise FlickError(
+            f"flick speed {speed0:.1f} mm/s is over the maximum of {MAX_FLICK_SPEED:.0f} mm/s"
+        )
+    if launch is LaunchKind.TABLE:
+        base.add_die(_DIE, start[0], start[1], face)
+    heading0 = math.atan2(velocity[1], velocity[0])
+    out: list[TrialResult] = []
+    indices = range(trials)
+    iterator: Iterable[int] = indices
+    if progress:
+        from rich.console import Console
+        from rich.progress import track
+
+        iterator = track(
+            indices, description="flicking", console=Console(stderr=True), transient=True
+        )
+    for i in iterator:
+        rng = np.random.default_rng(seed + i)
+        speed, heading = speed0, heading0
+        if noise > 0.0:
+            speed = min(speed0 * (1.0 + rng.normal(0.0, noise)), MAX_FLICK_SPEED)
+            heading = heading0 + rng.normal(0.0, noise)
+        v = (speed * math.cos(heading), speed * math.sin(heading))
+        world = base.copy()
+        fl = Flick(
+            _DIE,
+            v,
+            spin,
+            launch,
+            None if launch is LaunchKind.TABLE else start,
+            height,
+        )
+        res = world.flick(fl, face=face)
+        out.append(_trial(i, seed + i, v, res))
+    return out
+
+
+def _trial(i: int, seed: int, v: tuple[float, float], res: FlickResult) -> TrialResult:
+    landings = sum(1 for e in res.events if e.kind is EventKind.LANDING)
+    pose = res.pose
+    if pose is None:
+        ex = next(e for e in res.events if e.kind is EventKind.EXIT and e.die == _DIE)
+        return TrialResult(
+            i, seed, v, res.initial_face, ex.face, ex.x, ex.y, 0.0,
+            Region(RegionKind.OFF_BOARD), False, res.settle_s, res.steps, landings, res.digest,
+        )  # fmt: skip
+    return TrialResult(
+        i, seed, v, res.initial_face, pose.face, pose.x, pose.y, pose.angle, pose.region,
+        pose.cocked, res.settle_s, res.steps, landings, res.digest,
+    )  # fmt: skip
+
+
+def _summary(results: list[TrialResult], label: str) -> str:
+    n = len(results)
+    lines = [label]
+    if n == 1:
+        r = results[0]
+        lines += [
+            f"  face     {r.initial_face} -> {r.face}" + ("  (cocked)" if r.cocked else ""),
+            f"  rests at ({r.x_mm:.1f}, {r.y_mm:.1f}) mm, angle {r.angle_rad:.3f} rad",
+            f"  region   {r.region}",
+            f"  settled  after {r.settle_s:.3f} s ({r.steps} steps, {r.landings} landings)",
+            f"  digest   {r.digest[:16]}",
+        ]
+        return "\n".join(lines)
+    faces = Counter(r.face for r in results)
+    regions = Counter(str(r.region) for r in results)
+    lines.append(f"  trials   {n}")
+    lines.append("  faces    " + "  ".join(f"{f}:{faces.get(f, 0)}" for f in range(1, 7)))
+    from scipy.stats import chisquare
+
+    counts = [faces.get(f, 0) for f in range(1, 7)]
+    if sum(counts) >= 6:
+        p = float(chisquare(counts).pvalue)
+        lines.append(f"  chi-square against uniform faces: p = {p:.3g}")
+    lines.append("  regions  " + ", ".join(f"{k} {v}" for k, v in regions.most_common()))
+    settle = np.array([r.settle_s for r in results])
+    lines.append(f"  settle   median {np.median(settle):.3f} s, max {settle.max():.3f} s")
+    dist = np.array([[r.x_mm, r.y_mm] for r in results])
+    lines.append(
+        f"  landing  mean ({dist[:, 0].mean():.1f}, {dist[:, 1].mean():.1f}) mm, "
+        f"sd ({dist[:, 0].std():.1f}, {dist[:, 1].std():.1f}) mm"
+    )
+    return "\n".join(lines)
+
+
+_HELP = f"""Flick one die on the board (all center-ring pins set up) and report
+where it rests and which face is up.
+
+\b
+Frame: origin at the board centre, x right, y up, millimetres. Velocity in
+mm/s, spin in rad/s counter-clockwise. Seats, in turn order: 0 bottom,
+1 left, 2 top, 3 right. The maximum flick speed is {MAX_FLICK_SPEED:.0f} mm/s.
+
+\b
+Start with exactly one of:
+  --at X,Y          the die rests at (X, Y) (table), or is launched there
+                    at a crenelation height (low/high), or from the siege
+                    engine placed as close to (X, Y) as it fits (siege)
+  --from SEAT:AREA  the die starts on SEAT's front area 1-3 (left to right
+                    as that seat sees it), at the crenelation --launch
+                    low|high (default high)
+
+\b
+With --trials N --noise S, trial i uses seed N+i: the speed is multiplied
+by (1 + normal(0, S)) and the direction turned by normal(0, S) rad.
+
+\b
+Examples:
+  warlords-sim flick --at 0,-120 --velocity 600,0
+  warlords-sim flick --from 0:2 --velocity 0,900 --trials 3000 --noise 0.05
+  warlords-sim flick --from 0:2 --velocity 0,900 --trials 500 --noise 0.05 --plot land.png
+"""
+
+
+@click.command("flick", help=_HELP)
+@click.option("--at", "at", metavar="X,Y", help="Start point, mm.")
+@click.option("--from", "from_", metavar="SEAT:AREA", help="Start at a seat's front area.")
+@click.option("--velocity", required=True, metavar="VX,VY", help="Flick velocity, mm/s.")
+@click.option("--spin", default=0.0, show_default=True, type=float, help="Yaw rate, rad/s (ccw).")
+@click.option(
+    "--launch",
+    type=click.Choice([k.value for k in LaunchKind]),
+    default=None,
+    help="Launch kind [default: table with --at, high with --from].",
+)
+@click.option("--face", default=1, show_default=True, type=int, help="Face up at launch, 1-6.")
+@board_option
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of trial 0.")
+@click.option("--trials", default=1, show_default=True, type=int, help="Number of trials.")
+@click.option(
+    "--noise", default=0.0, show_default=True, type=float, help="Hand noise S (see above)."
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object a line per trial.")
+@click.option("--plot", metavar="OUT.png", help="Landing heatmap and face histogram (PNG).")
+def flick(
+    at: str | None,
+    from_: str | None,
+    velocity: str,
+    spin: float,
+    launch: str | None,
+    face: int,
+    board: Board,
+    seed: int,
+    trials: int,
+    noise: float,
+    as_json: bool,
+    plot: str | None,
+) -> None:
+    if (at is None) == (from_ is None):
+        fail("give exactly one of --at X,Y or --from SEAT:AREA")
+    v = _pair(velocity, "--velocity")
+    if not math.isfinite(spin):
+        fail(f"--spin must be a finite number, got {spin}")
+    if face not in range(1, 7):
+        fail(f"--face must be 1-6, got {face}")
+    if trials < 1:
+        fail(f"--trials must be at least 1, got {trials}")
+    if not (math.isfinite(noise) and noise >= 0.0):
+        fail(f"--noise must be a number >= 0, got {noise}")
+    speed = math.hypot(*v)
+    if speed > MAX_FLICK_SPEED:
+        fail(
+            f"--velocity {speed:.1f} mm/s is over the maximum flick speed "
+            f"{MAX_FLICK_SPEED:.0f} mm/s"
+        )
+    seat_area: tuple[int, int] | None = None
+    at_xy: tuple[float, float] | None = None
+    if from_ is not None:
+        seat_s, _, area_s = from_.partition(":")
+        try:
+            seat_area = (int(seat_s), int(area_s))
+        except ValueError:
+            fail(f"--from must be SEAT:AREA with integers, e.g. 0:2, got {from_!r}")
+        if seat_area[0] not in range(4):
+            fail(f"--from: unknown seat {seat_area[0]}; seats are 0 bottom, 1 left, 2 top, 3 right")
+        if seat_area[1] not in (1, 2, 3):
+            fail(f"--from: unknown front area {seat_area[1]}; areas are 1, 2, 3")
+        kind = LaunchKind(launch or "high")
+        if kind not in (LaunchKind.LOW, LaunchKind.HIGH):
+            fail(f"--from starts at a crenelation: --launch must be low or high, not {kind.value}")
+    else:
+        assert at is not None
+        at_xy = _pair(at, "--at")
+        kind = LaunchKind(launch or "table")
+    if plot is not None and not plot.lower().endswith(".png"):
+        fail(f"--plot writes a PNG: give a path ending in .png, got {plot!r}")
+    try:
+        results = run_trials(
+            board,
+            at=at_xy,
+            seat_area=seat_area,
+            velocity=v,
+            spin=spin,
+            launch=kind,
+            face=face,
+            seed=seed,
+            trials=trials,
+            noise=noise,
+            progress=trials >= 20 and sys.stderr.isatty(),
+        )
+    except (FlickError, WorldError) as e:
+        fail(e)
+    if as_json:
+        for r in results:
+            click.echo(json.dumps(r.as_json()))
+    else:
+        where = f"--from {from_}" if from_ else f"--at {at}"
+        click.echo(_summary(results, f"flick {where} --velocity {velocity} --launch {kind.value}"))
+    if plot is not None:
+        from warlords_sim.plotting import landing_plot
+
+        landing_plot(
+            board,
+            [(r.x_mm, r.y_mm) for r in results],
+            [r.face for r in results],
+            plot,
+        )
+        if not as_json:
+            click.echo(f"wrote {plot}")

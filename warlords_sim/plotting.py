@@ -1,0 +1,688 @@
+"""Drawing the board and experiment results with matplotlib (Agg, no window).
+
+Everything is drawn to scale in the board frame: millimetres, origin at the
+board centre, x right, y up, seen from above; seats 0 bottom, 1 left, 2 top,
+3 right. Angles are radians (counter-clockwise).
+
+This module builds :class:`matplotlib.figure.Figure` objects directly and
+renders them with the Agg canvas; it never imports ``matplotlib.pyplot``,
+pyglet or pymunk, so it is safe in headless workers and tests. It reads only
+:mod:`warlords_sim.board` at run time, and the physics value type
+:class:`~warlords_sim.physics.types.DiePose` for annotations (importing the
+physics package would load pymunk).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import to_rgb
+from matplotlib.figure import Figure
+from matplotlib.legend_handler import HandlerTuple
+from matplotlib.lines import Line2D
+from matplotlib.patches import Circle, Patch, Polygon, Rectangle
+from numpy.typing import ArrayLike
+
+from warlords_sim.board import Board, Rect
+
+if TYPE_CHECKING:  # only for annotations: importing the physics package loads pymunk
+    from warlords_sim.physics.types import DiePose
+
+__all__ = [
+    "SEAT_COLOURS",
+    "SEAT_COLOUR_NAMES",
+    "board_figure",
+    "castle_seats_for",
+    "default_pins",
+    "draw_board",
+    "landing_plot",
+    "save_board_png",
+    "seat_colour",
+]
+
+#: One clear colour per seat (hex RGB), indexed by seat: 0 bottom, 1 left, 2 top, 3 right.
+#: The courtyards are filled with exactly these; the GUI uses them for dice and labels.
+SEAT_COLOURS: tuple[str, str, str, str] = ("#d1362f", "#2b6cc4", "#e8b215", "#2e9a48")
+#: Names of :data:`SEAT_COLOURS`, for messages ("red to play").
+SEAT_COLOUR_NAMES: tuple[str, str, str, str] = ("red", "blue", "yellow", "green")
+
+Point = tuple[float, float]
+RGB = tuple[float, float, float]
+
+_BOARD_FILL = "#ecdcb8"  # light wood
+_BOARD_EDGE = "#8a6a3a"
+_OFF_BOARD = "#f7f7f5"
+_MOAT_FILL = "#8fcbec"
+_MOAT_EDGE = "#3a8cc2"
+_HOLE_FILL = "#c9b48a"
+_HOLE_EDGE = "#6b5532"
+_PIN_FILL = "#2b2b2b"
+_RING_EDGE = "#8a6a3a"
+_SIDE_WALL = "#5b3b1c"
+_THREE_PLAYER_WALL = "#6e6e6e"
+_SIEGE_FILL = "#9c7b4a"
+_TEXT = "#3b3024"
+
+# z-order of the layers, bottom to top
+_Z_BOARD, _Z_MOAT, _Z_CASTLE, _Z_WALL, _Z_HOLE, _Z_MARK, _Z_PIN, _Z_ENGINE, _Z_DIE = range(1, 10)
+
+#: Pip positions of each face in units of the half die edge.
+_PIPS: dict[int, tuple[Point, ...]] = {
+    1: ((0.0, 0.0),),
+    2: ((-0.5, -0.5), (0.5, 0.5)),
+    3: ((-0.5, -0.5), (0.0, 0.0), (0.5, 0.5)),
+    4: ((-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)),
+    5: ((-0.5, -0.5), (0.5, -0.5), (0.0, 0.0), (-0.5, 0.5), (0.5, 0.5)),
+    6: ((-0.5, -0.5), (-0.5, 0.0), (-0.5, 0.5), (0.5, -0.5), (0.5, 0.0), (0.5, 0.5)),
+}
+
+
+def seat_colour(seat: int) -> str:
+    """The colour of ``seat`` (0..3) as a hex string.
+
+    Raises:
+        ValueError: seat not in 0..3.
+    """
+    if not 0 <= seat < len(SEAT_COLOURS):
+        raise ValueError(f"seat must be 0..3, got {seat!r}")
+    return SEAT_COLOURS[seat]
+
+
+def _shade(colour: str, factor: float) -> RGB:
+    """Mix ``colour`` with black (factor < 0) or white (factor > 0); |factor| in [0, 1]."""
+    r, g, b = to_rgb(colour)
+    if factor < 0:
+        k = 1.0 + factor
+        return (r * k, g * k, b * k)
+    return (r + (1 - r) * factor, g + (1 - g) * factor, b + (1 - b) * factor)
+
+
+def _luminance(colour: str) -> float:
+    r, g, b = to_rgb(colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def castle_seats_for(players: int) -> tuple[int, ...]:
+    """The seats with a castle for a game of ``players`` (2..4) players.
+
+    Four players use every seat; three leave seat 3 (right) closed by the
+    three-player wall; two sit facing each other at seats 0 and 2.
+
+    Raises:
+        ValueError: players not in 2..4.
+    """
+    seats = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
+    if players not in seats:
+        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+    return seats[players]
+
+
+def default_pins(board: Board, castle_seats: Iterable[int] = (0, 1, 2, 3)) -> tuple[int, ...]:
+    """Hole indices (into ``board.holes``) of the centre-ring set-up for ``castle_seats``:
+    ``pins_per_seat`` pins across from each castle (rulebook, Rounds and Setup)."""
+    holes: set[int] = set()
+    for seat in castle_seats:
+        holes.update(board.center_ring.pins_by_seat[seat])
+    return tuple(sorted(holes))
+
+
+def _rect_patch(r: Rect, **kw: Any) -> Rectangle:
+    return Rectangle((r.x0, r.y0), r.width, r.height, **kw)
+
+
+def _check_seats(seats: Iterable[int], what: str) -> tuple[int, ...]:
+    out = tuple(seats)
+    for s in out:
+        if not (isinstance(s, int) and 0 <= s <= 3):
+            raise ValueError(f"{what}: seats must be 0..3, got {s!r}")
+    if len(set(out)) != len(out):
+        raise ValueError(f"{what}: repeated seat in {out}")
+    return out
+
+
+def _die_corners(x: float, y: float, angle: float, size: float) -> list[Point]:
+    """Corners (mm) of a die's square footprint, as ``physics.regions.footprint``."""
+    c, s = math.cos(angle), math.sin(angle)
+    h = size / 2.0
+    return [
+        (x + c * px - s * py, y + s * px + c * py)
+        for px, py in ((-h, -h), (h, -h), (h, h), (-h, h))
+    ]
+
+
+def _draw_die(ax: Axes, pose: DiePose, owner: int, size: float) -> None:
+    colour = seat_colour(owner)
+    corners = _die_corners(pose.x, pose.y, pose.angle, size)
+    ax.add_patch(
+        Polygon(
+            corners,
+            closed=True,
+            facecolor=colour,
+            edgecolor="black",
+            linewidth=0.9,
+            linestyle="--" if pose.cocked else "-",
+            zorder=_Z_DIE,
+        )
+    )
+    pip = "#111111" if _luminance(colour) > 0.55 else "white"
+    c, s = math.cos(pose.angle), math.sin(pose.angle)
+    h = size / 2.0
+    for px, py in _PIPS.get(pose.face, ()):
+        dx, dy = px * h, py * h
+        ax.add_patch(
+            Circle(
+                (pose.x + c * dx - s * dy, pose.y + s * dx + c * dy),
+                size * 0.09,
+                facecolor=pip,
+                edgecolor="none",
+                zorder=_Z_DIE + 0.1,
+            )
+        )
+
+
+def draw_board(
+    ax: Axes,
+    board: Board,
+    *,
+    castle_seats: Sequence[int] = (0, 1, 2, 3),
+    side_walls: bool = False,
+    closed_seat: int | None = None,
+    pins: Iterable[int] | None = None,
+    dice: Iterable[tuple[DiePose, int]] = (),
+    siege_engine: Point | None = None,
+    labels: bool = True,
+) -> None:
+    """Draw ``board`` to scale on ``ax`` (data units: mm, board frame).
+
+    Args:
+        ax: the matplotlib axes; its aspect is set equal and its limits to
+            the board plus a margin for the seat labels.
+        board: the board to draw.
+        castle_seats: seats whose castle stands (courtyard in the seat colour,
+            walls darker, gateways lighter, moat blue, launch spots).
+        side_walls: draw the optional side walls (wall variants 1 and 2).
+        closed_seat: seat closed by the three-player wall. ``None`` means
+            "the missing seat" when exactly three castles stand, else none.
+        pins: hole indices (into ``board.holes``) holding a pin; ``None``
+            means the centre-ring set-up for ``castle_seats``.
+        dice: ``(pose, owner_seat)`` pairs; each die is a square of the
+            board's die size (mm) turned by ``pose.angle`` (rad), in the
+            owner's colour, showing ``pose.face`` in pips; a cocked die has
+            a dashed outline.
+        siege_engine: ``(x, y)`` mm centre of the siege engine's square
+            footprint, or ``None`` for no engine.
+        labels: write seat names, front-area numbers and the engine's name.
+
+    Raises:
+        ValueError: a seat outside 0..3, a hole index out of range or a
+            face outside 1..6.
+    """
+    seats = _check_seats(castle_seats, "castle_seats")
+    if closed_seat is None and len(seats) == 3:
+        closed_seat = ({0, 1, 2, 3} - set(seats)).pop()
+    if closed_seat is not None:
+        _check_seats((closed_seat,), "closed_seat")
+        if closed_seat in seats:
+            raise ValueError(f"closed_seat {closed_seat} also has a castle")
+    pin_holes = default_pins(board, seats) if pins is None else tuple(pins)
+    for i in pin_holes:
+        if not 0 <= i < len(board.holes):
+            raise ValueError(f"pin hole index {i} out of range 0..{len(board.holes) - 1}")
+    dice = tuple(dice)
+    for pose, owner in dice:
+        seat_colour(owner)
+        if pose.face not in _PIPS:
+            raise ValueError(f"die {pose.die}: face must be 1..6, got {pose.face!r}")
+
+    half = board.half_size_mm
+    margin = 0.09 * board.size_mm
+    ax.set_facecolor(_OFF_BOARD)
+    ax.set_xlim(-half - margin, half + margin)
+    ax.set_ylim(-half - margin, half + margin)
+    ax.set_aspect("equal")
+    ax.add_patch(
+        Rectangle(
+            (-half, -half),
+            board.size_mm,
+            board.size_mm,
+            facecolor=_BOARD_FILL,
+            edgecolor=_BOARD_EDGE,
+            linewidth=1.5,
+            zorder=_Z_BOARD,
+        )
+    )
+
+    # centre ring
+    ring = board.center_ring
+    ax.add_patch(
+        Circle(
+            (0.0, 0.0),
+            ring.radius_mm,
+            facecolor=_shade(_BOARD_FILL, -0.06),
+            edgecolor=_RING_EDGE,
+            linewidth=1.0,
+            zorder=_Z_BOARD + 0.5,
+        )
+    )
+
+    # castles
+    for seat in seats:
+        castle = board.castles[seat]
+        colour = seat_colour(seat)
+        ax.add_patch(
+            _rect_patch(
+                castle.moat,
+                facecolor=_MOAT_FILL,
+                edgecolor=_MOAT_EDGE,
+                linewidth=0.8,
+                zorder=_Z_MOAT,
+            )
+        )
+        ax.add_patch(
+            _rect_patch(castle.courtyard, facecolor=colour, edgecolor="none", zorder=_Z_CASTLE)
+        )
+        for gate in castle.gateways:
+            ax.add_patch(
+                _rect_patch(
+                    gate,
+                    facecolor=_shade(colour, 0.55),
+                    edgecolor=_shade(colour, -0.45),
+                    linewidth=0.6,
+                    linestyle=(0, (2, 1.5)),
+                    zorder=_Z_CASTLE,
+                )
+            )
+        wall_colour = _shade(colour, -0.45)
+        for wall in castle.walls:
+            ax.add_patch(
+                _rect_patch(
+                    wall.rect,
+                    facecolor=wall_colour,
+                    edgecolor=_shade(colour, -0.7),
+                    linewidth=0.5,
+                    zorder=_Z_WALL,
+                )
+            )
+        for area in castle.front_areas:
+            for spot, filled in ((area.high, True), (area.low, False)):
+                ax.add_patch(
+                    Circle(
+                        (spot.x, spot.y),
+                        2.6,
+                        facecolor=_TEXT if filled else "white",
+                        edgecolor=_TEXT,
+                        linewidth=0.8,
+                        zorder=_Z_MARK,
+                    )
+                )
+            if labels:
+                ox, oy = castle.outward
+                mx = (area.high.x + area.low.x) / 2.0 + ox * 11.0
+                my = (area.high.y + area.low.y) / 2.0 + oy * 11.0
+                ax.text(
+                    mx,
+                    my,
+                    str(area.area),
+                    ha="center",
+                    va="center",
+                    fontsize=6,
+                    color=_TEXT,
+                    alpha=0.55,
+                    zorder=_Z_MARK,
+                )
+
+    # three-player wall, side walls
+    if closed_seat is not None:
+        castle = board.castles[closed_seat]
+        ax.add_patch(
+            _rect_patch(
+                castle.three_player_wall.rect,
+                facecolor=_THREE_PLAYER_WALL,
+                edgecolor="black",
+                linewidth=0.5,
+                zorder=_Z_WALL,
+            )
+        )
+    if side_walls:
+        for castle in board.castles:
+            for wall in castle.side_walls:
+                ax.add_patch(
+                    _rect_patch(
+                        wall.rect,
+                        facecolor=_SIDE_WALL,
+                        edgecolor="none",
+                        zorder=_Z_WALL,
+                    )
+                )
+
+    # holes (the ring and the field, then the three-player wall's) and pins
+    r_hole = board.pin.radius_mm
+    wall_holes = [h for c in board.castles for h in c.wall_holes]
+    for x, y in (*board.holes, *wall_holes):
+        ax.add_patch(
+            Circle(
+                (x, y),
+                r_hole,
+                facecolor=_HOLE_FILL,
+                edgecolor=_HOLE_EDGE,
+                linewidth=0.6,
+                zorder=_Z_HOLE,
+            )
+        )
+    for i in pin_holes:
+        x, y = board.holes[i]
+        ax.add_patch(
+            Circle(
+                (x, y),
+                r_hole * 1.15,
+                facecolor=_PIN_FILL,
+                edgecolor="black",
+                linewidth=0.5,
+                zorder=_Z_PIN,
+            )
+        )
+
+    if siege_engine is not None:
+        w = board.siege_engine.width_mm
+        sx, sy = siege_engine
+        ax.add_patch(
+            Rectangle(
+                (sx - w / 2.0, sy - w / 2.0),
+                w,
+                w,
+                facecolor=_SIEGE_FILL,
+                edgecolor="black",
+                hatch="xx",
+                linewidth=0.8,
+                alpha=0.9,
+                zorder=_Z_ENGINE,
+            )
+        )
+        if labels:
+            ax.text(
+                sx,
+                sy - w / 2.0 - 3.0,
+                "siege engine",
+                ha="center",
+                va="top",
+                fontsize=6,
+                color=_TEXT,
+                zorder=_Z_ENGINE,
+            )
+
+    for pose, owner in dice:
+        _draw_die(ax, pose, owner, board.die.size_mm)
+
+    if labels:
+        for seat in range(4):
+            c = board.castles[seat]
+            ox, oy = c.outward
+            d = half + margin * 0.45
+            tx, ty = -ox * d, -oy * d
+            name = f"seat {seat}"
+            if seat in seats:
+                name += f" ({SEAT_COLOUR_NAMES[seat]})"
+                label_colour: str | RGB = _shade(seat_colour(seat), -0.25)
+            elif seat == closed_seat:
+                name += " (closed: three-player wall)"
+                label_colour = _THREE_PLAYER_WALL
+            else:
+                name += " (empty)"
+                label_colour = _THREE_PLAYER_WALL
+            ax.text(
+                tx,
+                ty,
+                name,
+                ha="center",
+                va="center",
+                rotation=(0.0, 90.0, 0.0, 270.0)[seat],
+                rotation_mode="anchor",
+                fontsize=9,
+                fontweight="bold",
+                color=label_colour,
+            )
+    ax.set_xlabel("x (mm)")
+    ax.set_ylabel("y (mm)")
+    ax.tick_params(labelsize=7)
+
+
+def _legend_handles(side_walls: bool, closed: bool, engine: bool) -> tuple[list[Any], list[str]]:
+    """Legend handles and their labels; a tuple handle shows the four seat colours."""
+    handles: list[Any] = [
+        tuple(Patch(facecolor=c, edgecolor="none") for c in SEAT_COLOURS),
+        tuple(Patch(facecolor=_shade(c, -0.45), edgecolor="none") for c in SEAT_COLOURS),
+        tuple(
+            Patch(facecolor=_shade(c, 0.55), edgecolor=_shade(c, -0.45), linestyle="--")
+            for c in SEAT_COLOURS
+        ),
+        Patch(facecolor=_MOAT_FILL, edgecolor=_MOAT_EDGE, label="moat"),
+        Line2D(
+            [],
+            [],
+            marker="o",
+            linestyle="none",
+            markerfacecolor=_TEXT,
+            markeredgecolor=_TEXT,
+            label="launch spot, high crenelation",
+        ),
+        Line2D(
+            [],
+            [],
+            marker="o",
+            linestyle="none",
+            markerfacecolor="white",
+            markeredgecolor=_TEXT,
+            label="launch spot, low crenelation",
+        ),
+        Line2D(
+            [],
+            [],
+            marker="o",
+            linestyle="none",
+            markerfacecolor=_HOLE_FILL,
+            markeredgecolor=_HOLE_EDGE,
+            label="pin hole",
+        ),
+        Line2D(
+            [],
+            [],
+            marker="o",
+            linestyle="none",
+            markerfacecolor=_PIN_FILL,
+            markeredgecolor="black",
+            label="pin",
+        ),
+        Patch(facecolor=_shade(_BOARD_FILL, -0.06), edgecolor=_RING_EDGE, label="centre ring"),
+    ]
+    if closed:
+        handles.append(Patch(facecolor=_THREE_PLAYER_WALL, label="three-player wall"))
+    if side_walls:
+        handles.append(Patch(facecolor=_SIDE_WALL, label="side wall (wall variants)"))
+    if engine:
+        handles.append(
+            Patch(facecolor=_SIEGE_FILL, edgecolor="black", hatch="xx", label="siege engine")
+        )
+    fixed = ["courtyard (seat colours)", "castle wall", "gateway"]
+    labels = fixed + [h.get_label() for h in handles[len(fixed) :]]
+    return handles, labels
+
+
+def board_figure(
+    board: Board,
+    *,
+    title: str | None = None,
+    legend: bool = True,
+    **kw: Any,
+) -> tuple[Figure, Axes]:
+    """A new figure (not attached to pyplot) showing ``board``.
+
+    Args:
+        board: the board.
+        title: figure title; default names the board and its size.
+        legend: add a key to the right of the board.
+        **kw: passed to :func:`draw_board` (``castle_seats``, ``side_walls``,
+            ``closed_seat``, ``pins``, ``dice``, ``siege_engine``, ``labels``).
+
+    Returns:
+        ``(figure, axes)``; the axes' data units are mm in the board frame.
+        The layout is fixed (no tight bounding box), so ``axes.transData``
+        maps board millimetres to pixels of the saved image.
+    """
+    fig = Figure(figsize=(10.0, 7.6) if legend else (7.6, 7.6))
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes((0.07, 0.06, 0.65, 0.86) if legend else (0.09, 0.06, 0.86, 0.86))
+    draw_board(ax, board, **kw)
+    if title is None:
+        title = f"Warlords board {board.name!r}: {board.size_mm:g} mm square, to scale"
+    fig.suptitle(title, fontsize=12, y=0.975)
+    if legend:
+        closed = kw.get("closed_seat") is not None or len(tuple(kw.get("castle_seats", ()))) == 3
+        handles, names = _legend_handles(
+            bool(kw.get("side_walls")), closed, kw.get("siege_engine") is not None
+        )
+        fig.legend(
+            handles,
+            names,
+            handler_map={tuple: HandlerTuple(ndivide=None, pad=0.0)},
+            loc="upper left",
+            bbox_to_anchor=(0.735, 0.92),
+            fontsize=8,
+            handlelength=3.0,
+            frameon=False,
+        )
+        die = board.die
+        c0 = board.castles[0]
+        side = (
+            f"side walls {max(w.height_mm for w in c0.side_walls):g} mm high\n"
+            if c0.side_walls
+            else ""
+        )
+        notes = (
+            f"die {die.size_mm:g} mm, {die.mass_g:g} g\n"
+            f"castle walls {max(w.height_mm for w in c0.walls):g} mm high\n"
+            f"three-player wall {c0.three_player_wall.height_mm:g} mm high, in the\n"
+            f"two holes off the closed seat's moat corners\n"
+            f"{side}"
+            f"crenelations: high {board.high_crenelation_mm:g} mm, "
+            f"low {board.low_crenelation_mm:g} mm\n"
+            f"pins r {board.pin.radius_mm:g} mm, {board.pin.height_mm:g} mm high\n"
+            f"centre ring r {board.center_ring.radius_mm:g} mm, "
+            f"{len(board.center_ring.hole_indices)} holes\n"
+            f"siege engine {board.siege_engine.width_mm:g} mm square, "
+            f"launch {board.siege_engine.launch_height_mm:g} mm\n"
+            f"front areas 1-3 left to right\nas each seat sees them\n\n"
+            f"frame: origin at the centre,\nx right, y up; units mm"
+        )
+        fig.text(0.745, 0.06, notes, fontsize=7.5, va="bottom", color=_TEXT, linespacing=1.5)
+    return fig, ax
+
+
+def save_board_png(board: Board, path: str | Path, *, dpi: int = 120, **kw: Any) -> Path:
+    """Draw ``board`` and write it as a PNG at ``path`` (overwritten if it exists).
+
+    Args:
+        board: the board.
+        path: output file; written as PNG whatever its suffix.
+        dpi: pixels per inch (the figure is 10 x 7.6 in with the legend).
+        **kw: passed to :func:`board_figure` and on to :func:`draw_board`.
+
+    Returns:
+        The path written.
+
+    Raises:
+        OSError: the file cannot be written.
+    """
+    out = Path(path)
+    fig, _ = board_figure(board, **kw)
+    fig.savefig(out, format="png", dpi=dpi)
+    return out
+
+
+def landing_plot(
+    board: Board,
+    poses_xy: ArrayLike,
+    faces: ArrayLike,
+    path: str | Path,
+    *,
+    title: str | None = None,
+    dpi: int = 120,
+    **board_kw: Any,
+) -> Path:
+    """Plot where dice came to rest and which faces came up; write a PNG.
+
+    Left: the board with the landing points, a 2D histogram (5 mm bins,
+    empty bins clear) for many points or a translucent scatter for few.
+    Right: counts of faces 1..6 with the uniform expectation n/6 and its
+    95 % binomial band, and a chi-square test of uniformity in the title.
+
+    Args:
+        board: the board.
+        poses_xy: landing centres, shape ``(n, 2)``, mm in the board frame.
+        faces: face up of each landing, shape ``(n,)``, integers 1..6.
+        path: PNG to write (overwritten).
+        title: figure title.
+        dpi: pixels per inch.
+        **board_kw: passed to :func:`draw_board`.
+
+    Returns:
+        The path written.
+
+    Raises:
+        ValueError: shapes disagree, or a face outside 1..6.
+        OSError: the file cannot be written.
+    """
+    xy = np.asarray(poses_xy, dtype=float).reshape(-1, 2)
+    f = np.asarray(faces, dtype=int).reshape(-1)
+    if len(xy) != len(f):
+        raise ValueError(f"poses_xy has {len(xy)} points but faces has {len(f)} values")
+    if f.size and (f.min() < 1 or f.max() > 6):
+        raise ValueError("faces must be 1..6")
+    n = len(f)
+
+    fig = Figure(figsize=(12.0, 6.2))
+    FigureCanvasAgg(fig)
+    ax_b = fig.add_axes((0.05, 0.08, 0.45, 0.82))
+    ax_f = fig.add_axes((0.66, 0.12, 0.32, 0.72))
+    draw_board(ax_b, board, **board_kw)
+    if n >= 300:
+        half = board.half_size_mm + 0.09 * board.size_mm
+        bins = np.arange(-half, half + 5.0, 5.0)
+        _, _, _, image = ax_b.hist2d(
+            xy[:, 0], xy[:, 1], bins=[bins, bins], cmin=1, cmap="magma_r", alpha=0.85, zorder=20
+        )
+        cax = fig.add_axes((0.495, 0.16, 0.012, 0.66))
+        fig.colorbar(image, cax=cax, label="dice per 5 mm bin")
+    elif n:
+        ax_b.scatter(xy[:, 0], xy[:, 1], s=6, c="black", alpha=0.35, linewidths=0, zorder=20)
+    ax_b.set_title(f"landing points (n = {n})", fontsize=10)
+
+    counts = np.bincount(f, minlength=7)[1:7]
+    ax_f.bar(np.arange(1, 7), counts, color="#7d8fa8", edgecolor="#33414f", width=0.7)
+    expected = n / 6.0
+    sd = math.sqrt(n * (1.0 / 6.0) * (5.0 / 6.0))
+    ax_f.axhspan(
+        expected - 1.96 * sd, expected + 1.96 * sd, color="#e07a5f", alpha=0.15, label="95 % band"
+    )
+    ax_f.axhline(expected, color="#c0392b", linewidth=1.5, label=f"uniform: n/6 = {expected:.1f}")
+    ax_f.set_xticks(range(1, 7))
+    ax_f.set_xlabel("face up")
+    ax_f.set_ylabel("dice")
+    sub = "faces"
+    if n:
+        from scipy.stats import chisquare
+
+        stat, p = chisquare(counts)
+        sub = f"faces: chi-square {float(stat):.2f}, p = {float(p):.3f}"
+    ax_f.set_title(sub, fontsize=10)
+    ax_f.legend(fontsize=8, loc="lower right")
+    if title:
+        fig.suptitle(title, fontsize=12)
+    out = Path(path)
+    fig.savefig(out, format="png", dpi=dpi)
+    return out
