@@ -133,6 +133,7 @@ class _Pending:
     """Work noted by collision callbacks, done after the step."""
 
     trips: list[tuple[int, float, float, float]] = field(default_factory=list)
+    kicks: list[tuple[int, float, float, float, float, float]] = field(default_factory=list)
 
 
 def _edge_gap_wall(castle: Castle) -> Wall:
@@ -707,9 +708,27 @@ class World:
         self._wake(da)
         x, y = body_a.position
         self._events.append(Event(EventKind.CONTACT, self.time, da.id, x, y, other, approach))
-        if approach >= self._trip_speed and da.flight is None and da.floor == 0.0:
+        if da.flight is not None:
+            if approach > 0.0:
+                bottom, top = self._extent_of(b)
+                self._pending.kicks.append((da.id, -n.x, -n.y, approach, bottom, top))
+        elif approach >= self._trip_speed and da.floor == 0.0:
             self._pending.trips.append((da.id, -n.x, -n.y, approach))
         self._dirty = True
+
+    def _extent_of(self, shape: pymunk.Shape) -> tuple[float, float]:
+        """Bottom and top height (mm) of what ``shape`` stands for."""
+        other = self._die_of(shape)
+        if other is not None:
+            if other.flight is not None:
+                z = self.height(other.id)
+                return (z - self._size / 2.0, z + self._size / 2.0)
+            return (other.floor, other.floor + self._size)
+        cat = shape.filter.categories
+        for h, bit in self._levels:
+            if bit == cat:
+                return (0.0, h)
+        return (0.0, self._size)
 
     def _on_separate(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
         a, b = arbiter.shapes
@@ -744,6 +763,12 @@ class World:
                 d = self._dice.get(die_id)
                 if d is not None and d.flight is None:
                     self._trip(d, nx, ny, speed)
+        if self._pending.kicks:
+            kicks, self._pending.kicks = self._pending.kicks, []
+            for die_id, nx, ny, speed, bottom, top in kicks:
+                d = self._dice.get(die_id)
+                if d is not None and d.flight is not None:
+                    self._side_kick(d, nx, ny, speed, bottom, top)
         check = self.steps % CHECK_EVERY == 0
         nxt = self.steps + (CHECK_EVERY - self.steps % CHECK_EVERY)
         if check and self._active:
@@ -918,10 +943,52 @@ class World:
             dx, dy = float(omega[1]) / wh, -float(omega[0]) / wh
             self._roll(d, dx, dy, wh)
 
+    def _side_kick(
+        self, d: _Die, nx: float, ny: float, speed: float, bottom: float, top: float
+    ) -> None:
+        """An airborne die struck something beside it (pymunk has already
+        turned its horizontal motion). Add what the plane cannot show: the
+        blow lands above or below the die's centre (where the die and the
+        obstacle overlap in height), which tips it, and friction at the
+        contact opposes the contact point's vertical sliding. The blow is
+        taken as m (1 + e) v along (nx, ny), e the die's restitution."""
+        f = d.flight
+        assert f is not None
+        t = self.time - f.t0
+        zc = f.z0 + f.vz0 * t - 0.5 * self._g * t * t
+        lo, hi = max(zc - self._size / 2.0, bottom), min(zc + self._size / 2.0, top)
+        if hi <= lo:
+            return
+        spec = self.board.die
+        m = self._mass
+        inv_i = 6.0 / (m * self._size * self._size)
+        jn = m * (1.0 + spec.die_restitution) * speed
+        rx, ry, rz = -nx * self._size / 2.0, -ny * self._size / 2.0, (lo + hi) / 2.0 - zc
+        wx, wy = float(f.omega[0]), float(f.omega[1])
+        wz = float(d.body.angular_velocity)
+        # the blow's torque about the centre (its z part is pymunk's)
+        wx += inv_i * (-rz * jn * ny)
+        wy += inv_i * (rz * jn * nx)
+        # friction against the contact point's vertical sliding
+        vz = f.vz0 - self._g * t
+        uz = vz + wx * ry - wy * rx
+        kzz = 1.0 / m + inv_i * (rx * rx + ry * ry)
+        jf = max(-spec.die_friction * jn, min(spec.die_friction * jn, -uz / kzz))
+        vz += jf / m
+        wx += inv_i * ry * jf
+        wy -= inv_i * rx * jf
+        r = imp.orientation_at(f.r0, f.omega, t)
+        self._start_flight(d, zc, vz, r, np.array([wx, wy, wz]), bounces=f.bounces, floor=f.floor)
+
     def _trip(self, d: _Die, nx: float, ny: float, speed: float) -> None:
-        """A sliding die struck hard enough to catch an edge: it pivots about
-        it with w = 3 v / (4 a) and rolls away from the blow."""
-        omega = 3.0 * speed / (4.0 * self._size)
+        """A sliding die struck at ``speed`` mm/s (normal to the contact, at
+        least the trip speed) catches its bottom edge on the side (nx, ny)
+        it is driven towards and pivots about it with w = 3 v / (4 a)
+        (angular momentum about the edge). It leaves the table pivoting (the
+        edge at rest, the centre rising at w a / 2) and the flight and bounce
+        model takes over, so the face comes out of the motion. The energy of
+        the pivot, (3/16) m v^2, is taken from its sliding."""
+        w = 3.0 * speed / (4.0 * self._size)
         x, y = d.body.position
         self._events.append(
             Event(
@@ -934,7 +1001,14 @@ class World:
                 face=self.face(d.id),
             )
         )
-        self._roll(d, nx, ny, omega)
+        vx, vy = d.body.velocity
+        v2 = vx * vx + vy * vy
+        if v2 > 0.0:
+            scale = math.sqrt(max(v2 - 0.375 * speed * speed, 0.0) / v2)
+            d.body.velocity = (vx * scale, vy * scale)
+        omega = np.array([-ny * w, nx * w, float(d.body.angular_velocity)])  # w (z x n)
+        r0 = self._world_orientation(d)
+        self._start_flight(d, d.floor + self._size / 2.0, w * self._size / 2.0, r0, omega)
 
     def _roll(self, d: _Die, dx: float, dy: float, omega: float) -> None:
         """Roll die ``d`` flat on the table in direction (dx, dy) starting at
@@ -1160,4 +1234,5 @@ class World:
     def copy(self) -> World:
         """An independent deep copy, mid-flick or not; it continues bitwise
         identically to this world (pymunk copies its contact cache)."""
-        return copy.deepcopy(self)
+        memo: dict[int, object] = {id(self.board): self.board}  # immutable: share it
+        return copy.deepcopy(self, memo)
