@@ -64,15 +64,12 @@ def main() -> None:
 
 def _register() -> None:
     from warlords_sim.cli.board_cmd import board
+    from warlords_sim.cli.flick_cmd import flick
+    from warlords_sim.cli.simulate_cmd import simulate
 
     main.add_command(board)
-    try:  # the flick command arrives with the physics layer
-        from warlords_sim.cli.flick_cmd import flick
-    except ModuleNotFoundError as e:
-        if e.name != "warlords_sim.cli.flick_cmd":
-            raise
-    else:
-        main.add_command(flick)
+    main.add_command(flick)
+    main.add_command(simulate)
 
 
 _register()

@@ -1,0 +1,253 @@
+"""Die abilities, the center ring and the siege engine (scripted physics)."""
+
+from __future__ import annotations
+
+import pytest
+from rules_helpers import BOARD, MOAT, OPEN, OPEN2, RING, game, land, phys, place, supply_flick
+
+from warlords_sim.physics.types import LaunchKind
+from warlords_sim.rules import (
+    BoardFlick,
+    Decline,
+    PendingKind,
+    RingPinMove,
+    SapperPull,
+    SiegeShot,
+    SpyMove,
+    SupplyFlick,
+)
+from warlords_sim.rules import errors as err
+from warlords_sim.rules.scripted import FLICKED, Landing
+
+V = (0.0, 600.0)
+
+
+@pytest.mark.parametrize(
+    ("face", "kind"),
+    [
+        (1, PendingKind.SCOUT),
+        (2, None),
+        (3, PendingKind.SPY),
+        (4, PendingKind.SAPPER),
+        (5, None),
+        (6, PendingKind.GENERAL),
+    ],
+)
+def test_ability_by_face(face: int, kind: PendingKind | None) -> None:
+    """Die Abilities: 1 Scout, 2 and 5 none, 3 Spy, 4 Sapper, 6 General."""
+    g = game(2)
+    out = supply_flick(g, land(*OPEN, face))
+    assert (out.pending.kind if out.pending else None) is kind
+    assert g.state.active == (0 if kind else 1)
+    if kind:
+        g.apply(Decline())
+        assert g.state.active == 1 and g.state.pending is None
+
+
+def test_scout_flicks_the_same_die_a_second_time() -> None:
+    """ "A die showing a 1 may be flicked a second time (Scout)"."""
+    g = game(2)
+    supply_flick(g, land(*OPEN, 1))
+    with pytest.raises(err.WrongDieError):
+        g.apply(SupplyFlick(2, __import__("warlords_sim.board").board.Crenelation.LOW, V))
+    place(g, 1, *OPEN2, 2)
+    with pytest.raises(err.WrongDieError, match="die 0"):
+        g.apply(BoardFlick(1, V))
+    phys(g).push(land(100.0, 100.0, 5))
+    g.apply(BoardFlick(0, V))
+    assert g.state.active == 1
+
+
+def test_second_flick_earns_its_own_ability_by_default() -> None:
+    """House rule second_flick_earns_ability (brief 4.2), default true."""
+    g = game(2)
+    supply_flick(g, land(*OPEN, 1))
+    phys(g).push(land(100.0, 100.0, 4))
+    out = g.apply(BoardFlick(0, V))
+    assert out.pending is not None and out.pending.kind is PendingKind.SAPPER
+
+
+def test_second_flick_earns_nothing_under_house_rule() -> None:
+    g = game(2, second_flick_earns_ability=False)
+    supply_flick(g, land(*OPEN, 1))
+    phys(g).push(land(100.0, 100.0, 4))
+    out = g.apply(BoardFlick(0, V))
+    assert out.pending is None and g.state.active == 1
+
+
+def test_spy_moves_anywhere_outside_the_ring_not_within_a_moat() -> None:
+    """ "A die showing a 3 may be moved anywhere on the board outside of the
+    center ring but not within any castle moat (Spy)"."""
+    g = game(2)
+    supply_flick(g, land(*OPEN, 3))
+    for x, y, match in [
+        (*RING, "center ring"),
+        (*MOAT[2], "moat"),
+        (0.0, 255.0, "castle"),
+        (400.0, 0.0, "not on the board"),
+    ]:
+        with pytest.raises(err.SpyPlacementError, match=match):
+            g.apply(SpyMove(0, x, y))
+    with pytest.raises(err.WrongDieError):
+        g.apply(SpyMove(1, 0.0, 150.0))
+    g.apply(SpyMove(0, 40.0, 150.0))
+    pose = g.state.dice[0].pose
+    assert pose is not None and (pose.x, pose.y, pose.face) == (40.0, 150.0, 3)
+    assert g.state.active == 1
+
+
+def test_spy_may_not_land_on_a_die() -> None:
+    g = game(2)
+    place(g, 6, 40.0, 150.0, 2)
+    supply_flick(g, land(*OPEN, 3))
+    with pytest.raises(err.SpyPlacementError, match="wall, pin or die"):
+        g.apply(SpyMove(0, 45.0, 150.0))
+
+
+def test_sapper_pulls_any_pin() -> None:
+    """ "A die showing a 4 allows the active player to pull and remove any pin from the board"."""
+    g = game(2)
+    supply_flick(g, land(*OPEN, 4))
+    pins = phys(g).pins
+    with pytest.raises(err.PinError):
+        g.apply(SapperPull(40))
+    g.apply(SapperPull(pins[0]))
+    assert pins[0] not in phys(g).pins and g.state.pulled_pins == 1
+
+
+def test_general_flicks_a_second_die_not_itself() -> None:
+    """ "A die showing a 6 allows the current player to flick a second die ...
+    The die showing the 6 can not be flicked a second time (General)"."""
+    g = game(2)
+    supply_flick(g, land(*OPEN, 6))
+    with pytest.raises(err.WrongDieError, match="6"):
+        g.apply(BoardFlick(0, V))
+    out = supply_flick(g, land(*OPEN2, 2))
+    assert out.pending is None and g.state.active == 1
+    assert g.state.turn_dice == []
+
+
+def test_board_flick_without_face_change_earns_no_ability() -> None:
+    """ "A die that is flicked from the board ... that does not change its face
+    value is not allowed to use the special ability of its facing"."""
+    g = game(2)
+    place(g, 0, *OPEN, 4)
+    phys(g).push(land(100.0, 40.0, 4))
+    out = g.apply(BoardFlick(0, V))
+    assert out.pending is None and g.state.active == 1
+    g2 = game(2)
+    place(g2, 0, *OPEN, 2)
+    phys(g2).push(land(100.0, 40.0, 4))
+    assert g2.apply(BoardFlick(0, V)).pending is not None
+
+
+def test_supply_flick_keeping_its_face_still_earns() -> None:
+    g = game(2)
+    out = supply_flick(g, land(*OPEN, 3), face=3)
+    assert out.pending is not None and out.pending.kind is PendingKind.SPY
+
+
+def test_other_players_dice_changing_face_earn_nothing() -> None:
+    """ "Dice of another player that are moved during a turn and change facing
+    do not activate a new ability"."""
+    g = game(2)
+    place(g, 6, *OPEN2, 2)
+    out = supply_flick(g, Landing({FLICKED: (*OPEN, 5), 6: (-100.0, 60.0, 6)}))
+    assert out.pending is None and g.state.active == 1
+    assert g.state.pending is None
+
+
+def test_cocked_die_reads_the_upward_face_and_no_ability_option() -> None:
+    """Brief 4.5: a cocked die reads as if its support were removed; house
+    rule cocked_die = "no_ability" denies it an ability."""
+    g = game(2)
+    out = supply_flick(g, Landing({FLICKED: (*OPEN, 4)}, cocked=frozenset({0})))
+    assert out.pending is not None
+    g2 = game(2, cocked_die="no_ability")
+    out = supply_flick(g2, Landing({FLICKED: (*OPEN, 4)}, cocked=frozenset({0})))
+    assert out.pending is None
+
+
+def test_center_ring_pin_move() -> None:
+    """The Center Ring: a die landing entirely within it lets the player move any
+    ring pin to any open hole; its face value is never relevant."""
+    g = game(2)
+    out = supply_flick(g, land(*RING, 4))  # a 4 in the ring is no Sapper
+    assert out.pending is not None and out.pending.kind is PendingKind.RING
+    legal = g.legal_actions()
+    assert set(legal.ring_pins) == set(phys(g).pins)
+    src = legal.ring_pins[0]
+    with pytest.raises(err.PinError, match="not an open hole"):
+        g.apply(RingPinMove(src, legal.ring_pins[1]))
+    with pytest.raises(err.PinError, match="center-ring hole"):
+        g.apply(RingPinMove(40, 41))
+    g.apply(RingPinMove(src, 40))
+    assert src not in phys(g).pins and 40 in phys(g).pins and g.state.active == 1
+
+
+def test_ring_pin_may_not_go_under_a_die() -> None:
+    """ "Dice may not be moved to place a pin": a hole under a die is not open."""
+    g = game(2)
+    hx, hy = BOARD.holes[40]
+    place(g, 6, hx, hy, 2)
+    supply_flick(g, land(*RING, 4))
+    assert 40 not in g.legal_actions().open_holes
+    with pytest.raises(err.PinError):
+        g.apply(RingPinMove(g.legal_actions().ring_pins[0], 40))
+
+
+def test_ring_needs_the_die_to_start_the_turn_outside() -> None:
+    """ "The active die must have started the turn outside of the center ring"."""
+    g = game(2)
+    supply_flick(g, land(*RING, 2))
+    g.apply(Decline())
+    supply_flick(g, land(*OPEN2, 2))
+    phys(g).push(land(5.0, 5.0, 5))
+    out = g.apply(BoardFlick(0, V))
+    assert out.pending is None and g.state.active == 1
+
+
+def _doubles(g: object, face: int = 5) -> None:
+    place(g, 0, *OPEN, face)  # type: ignore[arg-type]
+    place(g, 1, 150.0, 60.0, face)  # type: ignore[arg-type]
+
+
+def test_siege_engine_needs_doubles_outside_the_ring() -> None:
+    """The Siege Engine: "If ... the player has doubles of any value on the board,
+    one of those dice may be ... flicked from the top of the siege engine".
+    "The face value of a die in the center ring is never relevant"."""
+    g = game(2)
+    place(g, 0, *OPEN, 5)
+    place(g, 1, *RING, 5)
+    assert g.legal_actions().siege_dice == ()
+    with pytest.raises(err.NotDoublesError):
+        g.apply(SiegeShot(0, V))
+    g2 = game(2)
+    place(g2, 6, *OPEN2, 5)  # another player's 5 is no pair either
+    place(g2, 0, *OPEN, 5)
+    assert g2.legal_actions().siege_dice == ()
+
+
+def test_siege_shot_from_the_engine_placed_near_the_die() -> None:
+    g = game(2)
+    _doubles(g)
+    assert g.legal_actions().siege_dice == (0, 1)
+    phys(g).push(land(0.0, 255.0, 3))  # over the wall into seat 2's courtyard
+    out = g.apply(SiegeShot(0, (0.0, 900.0)))
+    f = phys(g).flicks[-1]
+    assert f.launch is LaunchKind.SIEGE and f.height_mm == BOARD.siege_engine.launch_height_mm
+    assert f.start is not None and f.start[1] > OPEN[1]  # launched off the engine, forward
+    assert phys(g).engine is None  # taken away afterwards
+    assert out.placement is not None and out.placement.scored == (0,)
+
+
+def test_siege_shot_as_a_generals_second_flick() -> None:
+    """ "This applies to an initial flick in a turn or to a second flick as
+    allowed by a die showing a 1 or a 6"."""
+    g = game(2)
+    _doubles(g, 2)
+    supply_flick(g, land(*OPEN2, 6))
+    assert g.legal_actions().siege_dice == (0, 1)
+    phys(g).push(land(100.0, 100.0, 5))
+    g.apply(SiegeShot(1, (0.0, 800.0)))
+    assert g.state.active == 1

@@ -1,0 +1,141 @@
+"""Flicking, contact, leaving the board, gateways (scripted physics golden playthroughs)."""
+
+from __future__ import annotations
+
+import pytest
+from rules_helpers import (
+    COURTYARD,
+    GATEWAY,
+    OFF,
+    OPEN,
+    OPEN2,
+    game,
+    land,
+    phys,
+    place,
+    supply_flick,
+)
+
+from warlords_sim.board import Crenelation
+from warlords_sim.physics.types import LaunchKind
+from warlords_sim.rules import BoardFlick, Decline, Location, SupplyFlick
+from warlords_sim.rules import errors as err
+from warlords_sim.rules.scripted import FLICKED, Landing
+
+
+def test_one_flick_per_turn_then_play_passes_clockwise() -> None:
+    """Flicking: "During a player's turn, he/she may flick one of their own dice"."""
+    g = game(4)
+    assert g.state.active == 0
+    out = supply_flick(g, land(*OPEN, 2))
+    assert out.pending is None
+    assert g.state.active == 1  # seat 1 is next clockwise
+    supply_flick(g, land(*OPEN2, 5))
+    assert g.state.active == 2
+
+
+def test_supply_flick_starts_at_the_front_area_crenelation() -> None:
+    """Flicking: "Dice flicked from the original supply must be flicked from the
+    front three areas of the castle from either a high or low crenelation"."""
+    g = game(2)
+    phys(g).push(land(*OPEN, 2))
+    g.apply(SupplyFlick(3, Crenelation.HIGH, (0.0, 700.0), 0.0, 4))
+    f = phys(g).flicks[-1]
+    spot = g.config.board.launch_spot(0, 3, Crenelation.HIGH)
+    assert f.launch is LaunchKind.HIGH and f.start == (spot.x, spot.y)
+    assert f.height_mm == spot.height_mm
+    assert f.die == 0  # the lowest die of the supply
+
+
+@pytest.mark.parametrize(
+    ("action", "error", "match"),
+    [
+        (SupplyFlick(4, Crenelation.LOW, (0.0, 500.0)), err.BadLaunchError, "front three areas"),
+        (SupplyFlick(2, Crenelation.LOW, (0.0, 500.0), 0.0, 7), err.BadLaunchError, "face"),
+        (SupplyFlick(2, Crenelation.LOW, (0.0, 0.0)), err.BadFlickError, "cannot be pushed"),
+        (SupplyFlick(2, Crenelation.LOW, (0.0, 2500.0)), err.BadFlickError, "maximum"),
+        (SupplyFlick(2, Crenelation.LOW, (float("nan"), 1.0)), err.BadFlickError, "finite"),
+        (BoardFlick(0, (0.0, 500.0)), err.DieNotInPlayError, "not on the board"),
+        (BoardFlick(7, (0.0, 500.0)), err.NotYourDieError, "belong"),
+        (Decline(), err.CannotDeclineError, "nothing to decline"),
+    ],
+)
+def test_illegal_flicks_raise_specific_errors(action: object, error: type, match: str) -> None:
+    g = game(2)
+    before = g.state.copy()
+    with pytest.raises(error, match=match):
+        g.apply(action)  # type: ignore[arg-type]
+    assert issubclass(error, ValueError)
+    assert g.state.active == before.active and g.state.flicks == 0
+
+
+def test_never_flick_another_players_die() -> None:
+    """Flicking: "Players can never flick dice belonging to other players"."""
+    g = game(2)
+    place(g, 6, *OPEN, 2)
+    with pytest.raises(err.NotYourDieError):
+        g.apply(BoardFlick(6, (0.0, 300.0)))
+
+
+def test_contacted_die_stays_where_moved_or_is_eliminated_if_knocked_off() -> None:
+    """Flicking: "that die remains in the location to which it was moved (or is
+    removed from play if knocked off the board)"."""
+    g = game(2)
+    place(g, 6, *OPEN, 2)
+    place(g, 7, *OPEN2, 2)
+    out = supply_flick(g, Landing({FLICKED: (100.0, 0.0, 5), 6: (120.0, 40.0, 4), 7: None}))
+    s = g.state
+    assert s.dice[6].location is Location.BOARD and s.dice[6].pose is not None
+    assert (s.dice[6].pose.x, s.dice[6].pose.y) == (120.0, 40.0)
+    assert s.dice[7].location is Location.ELIMINATED and 7 not in phys(g).dice
+    assert out.placement is not None and out.placement.eliminated == (7,)
+    assert s.eliminated == [0, 1]
+    assert out.pending is None  # the other player's die now shows 4: no Sapper for anyone
+
+
+def test_die_leaving_the_board_is_eliminated_for_the_round() -> None:
+    """Dice Leaving the Board: "Any die that leaves the board for any reason is
+    eliminated from play for the round"."""
+    g = game(2)
+    supply_flick(g, OFF)
+    assert g.state.dice[0].location is Location.ELIMINATED
+    assert g.state.eliminated == [1, 0]
+    assert len(g.state.supply(0)) == 5
+
+
+def test_gateway_die_moves_to_the_back_of_the_courtyard_keeping_its_face() -> None:
+    """End of a Round and Damage: "Any die that is entirely inside a castle
+    gateway is moved to the back of the courtyard without changing its face value"."""
+    g = game(2)
+    out = supply_flick(g, land(*GATEWAY[2], 5))
+    d = g.state.dice[0]
+    assert d.location is Location.COURTYARD
+    assert d.pose is not None and d.pose.face == 5
+    assert d.pose.region.kind.value == "courtyard" and d.pose.region.seat == 2
+    assert out.placement is not None and out.placement.gateway_moves == (0,)
+    # two gateway dice do not pile up
+    supply_flick(g, land(*GATEWAY[0], 3))
+    supply_flick(g, land(*GATEWAY[2], 6))
+    a, b = g.state.dice[0].pose, g.state.dice[1].pose
+    assert a is not None and b is not None
+    assert max(abs(a.x - b.x), abs(a.y - b.y)) >= 16.0
+
+
+def test_courtyard_dice_are_not_in_play_by_default() -> None:
+    """House rule courtyard_dice_in_play (brief 4.1), default false: a scored
+    die cannot be flicked."""
+    g = game(2)
+    supply_flick(g, land(*COURTYARD[2], 4))
+    supply_flick(g, land(*OPEN2, 2))
+    with pytest.raises(err.DieNotInPlayError, match="courtyard"):
+        g.apply(BoardFlick(0, (0.0, -300.0)))
+
+
+def test_courtyard_dice_in_play_option() -> None:
+    g = game(2, courtyard_dice_in_play=True)
+    supply_flick(g, land(*COURTYARD[2], 4))
+    supply_flick(g, land(*OPEN2, 2))
+    assert 0 in g.legal_actions().board_dice
+    phys(g).push(land(*OPEN, 2))
+    g.apply(BoardFlick(0, (0.0, -300.0)))
+    assert g.state.dice[0].location is Location.BOARD

@@ -1,0 +1,323 @@
+"""The ``aim`` bot: aims at opponents' gateways and uses abilities sensibly.
+
+* Board flicks use the Coulomb slide distance: a die sliding at v mm/s on a
+  table of kinetic friction mu stops after ``v**2 / (2 mu g)`` mm (design
+  brief section 2), so ``v = sqrt(2 mu g d)`` sends it ``d`` mm.
+* Launches (a crenelation, the siege engine) fly, bounce and tumble, which no
+  formula captures: the bot measures, once per board and process, where a
+  die launched straight out at each speed comes to rest on an empty board
+  (:func:`launch_table`), and picks the speed whose measured distance is
+  nearest the one it wants.
+* Targets: a point inside each opponent's castle just behind a gateway (a
+  die resting entirely in the gateway or the courtyard scores), approached
+  head on; a die far off first goes to a staging point in front of the gateway.
+* Abilities: Spy to the staging point in front of an opponent's gateway;
+  Sapper on the pin that blocks most of its paths; center-ring pins to the
+  open hole nearest its own gateways; Scout and General re-flick at once.
+* :class:`~warlords_sim.bots.policy.Hand` adds the hand noise of ``skill``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from warlords_sim.board import Board, Crenelation
+from warlords_sim.bots.policy import Hand
+from warlords_sim.physics.types import Flick, LaunchKind
+from warlords_sim.rules.actions import (
+    Action,
+    BoardFlick,
+    Decline,
+    RingPinMove,
+    SapperPull,
+    SiegeShot,
+    SpyMove,
+    SupplyFlick,
+)
+from warlords_sim.rules.errors import IllegalActionError
+from warlords_sim.rules.game import GameState, Location, PendingKind
+from warlords_sim.rules.legal import MAX_FLICK_SPEED, Legal, check_spy_spot
+
+__all__ = ["AimBot", "coulomb_speed", "launch_table", "launch_table_warmup"]
+
+Point = tuple[float, float]
+
+
+def coulomb_speed(board: Board, distance: float) -> float:
+    """Speed (mm/s) that makes a die slide ``distance`` mm before Coulomb
+    friction stops it: ``sqrt(2 mu g d)``, capped at the maximum flick speed."""
+    mu = board.die.table_friction
+    return min(math.sqrt(2.0 * mu * board.gravity_mm_s2 * max(distance, 0.0)), MAX_FLICK_SPEED)
+
+
+@functools.lru_cache(maxsize=8)
+def launch_table(
+    board: Board, height_mm: float, kind: LaunchKind
+) -> tuple[tuple[float, float], ...]:
+    """(speed mm/s, distance mm) of a die launched straight out from ``height_mm``
+    on an empty board of ``board``, for speeds 150..2000 mm/s (measured with
+    the real physics once per process)."""
+    from warlords_sim.physics.world import World
+
+    rows = []
+    for v in range(150, 2001, 50):
+        world = World(board, castle_seats=())
+        res = world.flick(Flick(0, (0.0, float(v)), 0.0, kind, (0.0, -150.0), height_mm), face=1)
+        pose = res.pose
+        if pose is not None:
+            rows.append((float(v), pose.y + 150.0))
+    return tuple(rows)
+
+
+def launch_table_warmup(board: Board) -> None:
+    """Measure the launch tables of ``board`` now (about 0.3 s) rather than on first use."""
+    launch_table(board, board.low_crenelation_mm, LaunchKind.LOW)
+    launch_table(board, board.high_crenelation_mm, LaunchKind.HIGH)
+    launch_table(board, board.siege_engine.launch_height_mm, LaunchKind.SIEGE)
+
+
+def _speed_for(table: tuple[tuple[float, float], ...], distance: float) -> float:
+    return min(table, key=lambda row: abs(row[1] - distance))[0]
+
+
+def _seg_dist(p: Point, a: Point, b: Point) -> float:
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    n2 = dx * dx + dy * dy
+    t = 0.0 if n2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / n2))
+    return math.hypot(p[0] - ax - t * dx, p[1] - ay - t * dy)
+
+
+@dataclass(frozen=True)
+class _Target:
+    seat: int
+    player: int
+    score: Point  # where a die should stop to score
+    staging: Point  # in front of the gateway, outside the moat
+    inward: Point  # unit vector into the castle
+
+
+def _targets(state: GameState, me: int) -> list[_Target]:
+    b = state.board
+    out = []
+    for p in range(state.players):
+        if p == me:
+            continue
+        seat = state.seat_of(p)
+        castle = b.castles[seat]
+        ox, oy = castle.outward
+        moat_depth = min(castle.moat.width, castle.moat.height)
+        for g in castle.gateways:
+            gx, gy = g.center
+            half = min(g.width, g.height) / 2.0
+            score = (gx - ox * (half + 25.0), gy - oy * (half + 25.0))
+            off = half + moat_depth + b.die.size_mm / 2.0 + 6.0
+            out.append(_Target(seat, p, score, (gx + ox * off, gy + oy * off), (-ox, -oy)))
+    return out
+
+
+@dataclass(frozen=True)
+class _Plan:
+    cost: float
+    action_kind: str  # "supply" | "board" | "siege"
+    die: int | None
+    spot: tuple[int, Crenelation] | None
+    direction: float
+    speed: float
+
+
+class AimBot:
+    """Aims at opponents' gateways; ``skill`` in [0, 1] sets the hand noise."""
+
+    name = "aim"
+
+    def __init__(self, skill: float = 0.7) -> None:
+        self.hand = Hand(skill)
+
+    # ------------------------------------------------------------- paths
+
+    def _blockers(self, state: GameState, a: Point, b: Point, skip: int | None) -> list[int]:
+        """Pins (hole ids) and, as -1 - id, dice in the way of a slide from a to b."""
+        board = state.board
+        out = []
+        pin_clear = board.pin.radius_mm + board.die.size_mm * 0.72
+        for h in state.physics.pins:
+            if _seg_dist(board.holes[h], a, b) < pin_clear:
+                out.append(h)
+        for d in state.dice.values():
+            if d.id == skip or d.pose is None or d.location is not Location.BOARD:
+                continue
+            if _seg_dist((d.pose.x, d.pose.y), a, b) < board.die.size_mm * 1.2:
+                out.append(-1 - d.id)
+        return out
+
+    def _leader_bonus(self, state: GameState, player: int) -> float:
+        lowest = min(t for p, t in enumerate(state.totals) if p != state.active)
+        return -30.0 if state.totals[player] == lowest else 0.0
+
+    def _board_plans(self, state: GameState, die: int, kind: str) -> list[_Plan]:
+        pose = state.dice[die].pose
+        assert pose is not None
+        a = (pose.x, pose.y)
+        plans = []
+        board = state.board
+        for t in _targets(state, state.active):
+            bonus = self._leader_bonus(state, t.player)
+            if kind == "siege":
+                c = board.castles[t.seat].courtyard.center
+                dist = math.hypot(c[0] - a[0], c[1] - a[1])
+                table = launch_table(board, board.siege_engine.launch_height_mm, LaunchKind.SIEGE)
+                err = abs(min(abs(r[1] - dist) for r in table))
+                plans.append(
+                    _Plan(
+                        60.0 + err + bonus,
+                        "siege",
+                        die,
+                        None,
+                        math.atan2(c[1] - a[1], c[0] - a[0]),
+                        _speed_for(table, dist),
+                    )
+                )
+                continue
+            for goal, base in ((t.score, 0.0), (t.staging, 120.0)):
+                dx, dy = goal[0] - a[0], goal[1] - a[1]
+                dist = math.hypot(dx, dy)
+                if dist < 1.0:
+                    continue
+                head_on = (dx * t.inward[0] + dy * t.inward[1]) / dist
+                if goal is t.score and head_on < 0.9:
+                    continue
+                blocked = len(self._blockers(state, a, goal, die))
+                cost = base + 0.4 * dist + 200.0 * blocked + bonus
+                plans.append(
+                    _Plan(cost, "board", die, None, math.atan2(dy, dx), coulomb_speed(board, dist))
+                )
+        return plans
+
+    def _supply_plans(self, state: GameState, legal: Legal) -> list[_Plan]:
+        board = state.board
+        plans = []
+        for area, cren in legal.supply_spots:
+            spot = board.launch_spot(legal.seat, area, cren)
+            kind = LaunchKind.HIGH if cren is Crenelation.HIGH else LaunchKind.LOW
+            table = launch_table(board, spot.height_mm, kind)
+            reach = max(r[1] for r in table)
+            for t in _targets(state, state.active):
+                dx, dy = t.staging[0] - spot.x, t.staging[1] - spot.y
+                dist = math.hypot(dx, dy)
+                want = min(dist, reach * 0.8)
+                cost = 250.0 + 0.3 * dist + self._leader_bonus(state, t.player)
+                plans.append(
+                    _Plan(
+                        cost,
+                        "supply",
+                        None,
+                        (area, cren),
+                        math.atan2(dy, dx),
+                        _speed_for(table, want),
+                    )
+                )
+        return plans
+
+    def _plans(self, state: GameState, legal: Legal) -> list[_Plan]:
+        plans = self._supply_plans(state, legal)
+        for die in legal.board_dice:
+            plans.extend(self._board_plans(state, die, "board"))
+        for die in legal.siege_dice:
+            plans.extend(self._board_plans(state, die, "siege"))
+        return plans
+
+    # ----------------------------------------------------------- choices
+
+    def choose(self, state: GameState, legal: Legal, rng: np.random.Generator) -> Action:
+        kind = legal.pending.kind if legal.pending is not None else None
+        if kind is PendingKind.SPY and legal.spy_die is not None:
+            return self._spy(state, legal.spy_die)
+        if kind is PendingKind.SAPPER:
+            return self._sapper(state, legal)
+        if kind is PendingKind.RING:
+            return self._ring(state, legal)
+        plans = self._plans(state, legal)
+        if not plans:
+            return Decline()
+        for plan in sorted(plans, key=lambda p: p.cost):
+            v = self.hand.flick(plan.direction, plan.speed, rng)
+            spin = float(rng.normal(0.0, 2.0))
+            if plan.action_kind == "supply" and plan.spot is not None:
+                return SupplyFlick(plan.spot[0], plan.spot[1], v, spin, 6)
+            if plan.action_kind == "board" and plan.die is not None:
+                return BoardFlick(plan.die, v, spin)
+            if plan.die is not None:
+                try:  # the engine may have no room to launch that way
+                    from warlords_sim.rules.flicks import siege_start
+
+                    siege_start(state, plan.die, v)
+                except IllegalActionError:
+                    continue
+                return SiegeShot(plan.die, v, spin)
+        return Decline()
+
+    def _spy(self, state: GameState, die: int) -> Action:
+        targets = sorted(
+            _targets(state, state.active),
+            key=lambda t: (
+                self._leader_bonus(state, t.player),
+                len(self._blockers(state, t.staging, t.score, die)),
+            ),
+        )
+        for t in targets:
+            for k in range(6):
+                ox, oy = (
+                    t.inward[1] * (5.0 * ((k + 1) // 2) * (-1) ** k),
+                    -t.inward[0] * (5.0 * ((k + 1) // 2) * (-1) ** k),
+                )
+                x, y = t.staging[0] + ox, t.staging[1] + oy
+                try:
+                    check_spy_spot(state, die, x, y)
+                except IllegalActionError:
+                    continue
+                return SpyMove(die, x, y)
+        return Decline()
+
+    def _sapper(self, state: GameState, legal: Legal) -> Action:
+        plans = self._plans_for_sapper(state)
+        counts = {h: 0 for h in legal.pins}
+        for a, b in plans:
+            for h in self._blockers(state, a, b, None):
+                if h in counts:
+                    counts[h] += 1
+        gates = [t.score for t in _targets(state, state.active)]
+
+        def key(h: int) -> tuple[int, float]:
+            hx, hy = state.board.holes[h]
+            return (-counts[h], min(math.hypot(hx - g[0], hy - g[1]) for g in gates))
+
+        return SapperPull(min(legal.pins, key=key)) if legal.pins else Decline()
+
+    def _plans_for_sapper(self, state: GameState) -> list[tuple[Point, Point]]:
+        out = []
+        for d in state.dice_of(state.active, Location.BOARD):
+            if d.pose is None:
+                continue
+            for t in _targets(state, state.active):
+                out.append(((d.pose.x, d.pose.y), t.score))
+        return out
+
+    def _ring(self, state: GameState, legal: Legal) -> Action:
+        if not legal.ring_pins or not legal.open_holes:
+            return Decline()
+        castle = state.board.castles[legal.seat]
+        ox, oy = castle.outward
+        fronts = [(g.center[0] + ox * 60.0, g.center[1] + oy * 60.0) for g in castle.gateways]
+
+        def near(h: int) -> float:
+            hx, hy = state.board.holes[h]
+            return min(math.hypot(hx - f[0], hy - f[1]) for f in fronts)
+
+        ring = set(state.board.center_ring.hole_indices)
+        field = [h for h in legal.open_holes if h not in ring] or list(legal.open_holes)
+        return RingPinMove(max(legal.ring_pins, key=near), min(field, key=near))

@@ -1,0 +1,170 @@
+"""``warlords-sim simulate``: a whole game with bots in every seat, headless."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from warlords_sim.board import BoardError, load_board
+from warlords_sim.bots import make_bot, play_game
+from warlords_sim.cli._common import fail
+from warlords_sim.rules import GameConfig, GameState, HouseRules, HouseRulesError, Outcome
+from warlords_sim.rules.house_rules import load_house_rules
+
+__all__ = ["simulate", "summary"]
+
+_HELP = """Play a whole game of Warlords with bots in every seat and print a
+per-round table (damage per player, flicks, dice eliminated, how the round
+ended) and the winner (the lowest total damage).
+
+\b
+Players sit at seats 0 bottom, 1 left, 2 top, 3 right (two players: 0 and
+2; three: 0, 1, 2, rotating each round, seat 3 walled). Bots: aim, random.
+
+\b
+Examples:
+  warlords-sim simulate --players 3 --bots aim,random,aim --seed 7
+  warlords-sim simulate --variant wall2 --json
+"""
+
+
+def summary(state: GameState, seed: int, bots: list[str], skill: float) -> dict[str, Any]:
+    """The game as a JSON-ready object."""
+    return {
+        "seed": seed,
+        "players": state.players,
+        "bots": bots,
+        "skill": skill,
+        "variant": state.config.house_rules.wall_variant,
+        "board": state.board.name,
+        "house_rules": state.config.house_rules.to_dict(),
+        "rounds": [r.to_dict() for r in state.history],
+        "totals": list(state.totals),
+        "winner": state.winner,
+        "winners": list(state.winners),
+        "flicks": state.flicks,
+    }
+
+
+def _table(data: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    n = data["players"]
+    table = Table(
+        title=f"Warlords: {n} players, {data['variant']}, seed {data['seed']} "
+        f"(bots {', '.join(data['bots'])})"
+    )
+    table.add_column("round", justify="right")
+    table.add_column("first", justify="right")
+    for p in range(n):
+        table.add_column(f"P{p} dmg", justify="right")
+    table.add_column("flicks", justify="right")
+    table.add_column("eliminated", justify="right")
+    table.add_column("ended by")
+    for r in data["rounds"]:
+        how = r["ended_by"] if r["out_player"] is None else f"P{r['out_player']} out"
+        table.add_row(
+            str(r["round"]),
+            f"P{r['first_player']}",
+            *(str(d) for d in r["damage"]),
+            str(r["flicks"]),
+            " ".join(str(e) for e in r["eliminated"]),
+            how + (" (side walls)" if r["side_walls"] else ""),
+        )
+    table.add_section()
+    table.add_row("total", "", *(str(t) for t in data["totals"]), str(data["flicks"]), "", "")
+    console = Console()
+    console.print(table)
+    winners = data["winners"]
+    if len(winners) == 1:
+        console.print(f"Winner: P{winners[0]} (lowest total damage {data['totals'][winners[0]]})")
+    else:
+        console.print(f"Shared win: {', '.join(f'P{w}' for w in winners)}")
+
+
+@click.command("simulate", help=_HELP)
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option(
+    "--bots",
+    default="aim",
+    show_default=True,
+    metavar="BOT[,BOT...]",
+    help="One bot for every seat, or one per player, comma-separated (aim, random).",
+)
+@click.option(
+    "--skill",
+    type=float,
+    default=0.7,
+    show_default=True,
+    help="Bots' hand steadiness in [0, 1] (1: no noise beyond a floor).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed: same seed, same game.")
+@click.option(
+    "--variant",
+    type=click.Choice(["standard", "wall1", "wall2"]),
+    default=None,
+    help="Wall variant (overrides the rules file; default standard).",
+)
+@click.option(
+    "--rules",
+    "rules_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="House rules TOML file (see RULES.md).",
+)
+@click.option("--board", default="standard", show_default=True, metavar="NAME|PATH")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@click.option("--progress", is_flag=True, help="Show a progress bar on stderr.")
+def simulate(
+    players: int,
+    bots: str,
+    skill: float,
+    seed: int,
+    variant: str | None,
+    rules_file: str | None,
+    board: str,
+    as_json: bool,
+    progress: bool,
+) -> None:
+    try:
+        the_board = load_board(board)
+        rules = load_house_rules(rules_file) if rules_file else HouseRules()
+        if variant is not None:
+            rules = rules.replace(wall_variant=variant)
+        config = GameConfig(the_board, players, rules)
+        names = [b.strip() for b in bots.split(",") if b.strip()]
+        if len(names) == 1:
+            names *= players
+        if len(names) != players:
+            raise ValueError(
+                f"--bots: expected 1 or {players} comma-separated names, got {len(names)}"
+            )
+        policies = [make_bot(n, skill) for n in names]
+    except (BoardError, HouseRulesError, ValueError, OSError) as e:
+        fail(e)
+
+    if progress:
+        from rich.progress import BarColumn, Progress, TextColumn
+
+        with Progress(
+            TextColumn("round {task.completed}/{task.total}"),
+            BarColumn(),
+            TextColumn("{task.fields[flicks]} flicks"),
+            transient=True,
+        ) as bar:
+            task = bar.add_task("game", total=config.rounds, flicks=0)
+
+            def tick(state: GameState, outcome: Outcome) -> None:
+                bar.update(task, completed=len(state.history), flicks=state.flicks)
+
+            record = play_game(config, policies, seed, on_outcome=tick)
+    else:
+        record = play_game(config, policies, seed)
+    data = summary(record.state, seed, names, skill)
+    if as_json:
+        click.echo(json.dumps(data))
+    else:
+        _table(data)

@@ -1,0 +1,182 @@
+"""The rules engine: legal actions, applying an action, turns and rounds.
+
+:class:`Game` ties a :class:`~warlords_sim.rules.game.GameConfig` to a
+:class:`~warlords_sim.rules.game.GameState` and its physics::
+
+    game = Game(GameConfig(load_board("standard"), players=2))
+    legal = game.legal_actions()
+    outcome = game.apply(SupplyFlick(2, Crenelation.LOW, (0.0, 900.0)))
+
+Flow of a turn: one flick (rulebook, Flicking: "During a player's turn,
+he/she may flick one of their own dice"); when it settles, dice places are
+updated (:mod:`.resolve`), the round ends at once if a player has no dice in
+play, else the flicked die may earn an ability (:mod:`.abilities`) that the
+player uses or declines; then play passes clockwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warlords_sim.physics.types import FlickResult, RegionKind
+from warlords_sim.rules import abilities
+from warlords_sim.rules.actions import (
+    Action,
+    BoardFlick,
+    Decline,
+    RingPinMove,
+    SapperPull,
+    SiegeShot,
+    SpyMove,
+    SupplyFlick,
+)
+from warlords_sim.rules.flicks import run_flick
+from warlords_sim.rules.game import (
+    GameConfig,
+    GameState,
+    Location,
+    Pending,
+    RoundRecord,
+)
+from warlords_sim.rules.legal import Legal, check, legal_actions
+from warlords_sim.rules.physics_port import Physics, make_world
+from warlords_sim.rules.resolve import Placement, place_dice
+from warlords_sim.rules.rounds import end_round, new_game
+
+__all__ = ["Game", "Outcome", "apply"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one action did.
+
+    Attributes:
+        action, player: the action and who took it.
+        result: the physics result of a flick (None for other actions).
+        placement: dice eliminated, returned, moved from gateways, scored.
+        pending: the ability now waiting for the same player, if any.
+        round_ended: the finished round's record if this action ended it.
+        game_over: the game ended with this action.
+    """
+
+    action: Action
+    player: int
+    result: FlickResult | None = None
+    placement: Placement | None = None
+    pending: Pending | None = None
+    round_ended: RoundRecord | None = None
+    game_over: bool = False
+
+
+def _start_turn(state: GameState, player: int) -> None:
+    state.active = player
+    state.pending = None
+    state.second_flick = False
+    state.turn_dice = []
+    state.ring_at_turn_start = frozenset(
+        d.id
+        for d in state.dice.values()
+        if d.location is Location.BOARD
+        and d.pose is not None
+        and d.pose.region.kind is RegionKind.CENTER_RING
+    )
+
+
+def _end_turn(state: GameState) -> None:
+    _start_turn(state, state.next_player(state.active))
+
+
+def _out_player(state: GameState) -> int | None:
+    """The first player (in turn order from the active one) with no dice in play."""
+    p = state.active
+    for _ in range(state.players):
+        if not state.in_play(p):
+            return p
+        p = state.next_player(p)
+    return None
+
+
+def apply(state: GameState, action: Action) -> Outcome:
+    """Apply ``action`` to ``state`` (mutated) and say what happened.
+
+    Raises:
+        IllegalActionError: a subclass naming why the action is not legal now
+            (the state is then unchanged).
+    """
+    check(state, action)
+    player = state.active
+    if isinstance(action, Decline):
+        _end_turn(state)
+        return Outcome(action, player)
+    if isinstance(action, SpyMove | SapperPull | RingPinMove):
+        if isinstance(action, SpyMove):
+            abilities.move_spy(state, action.die, action.x, action.y)
+        elif isinstance(action, SapperPull):
+            abilities.pull_pin(state, action.hole)
+        else:
+            abilities.move_ring_pin(state, action.from_hole, action.to_hole)
+        _end_turn(state)
+        return Outcome(action, player)
+    assert isinstance(action, SupplyFlick | BoardFlick | SiegeShot)
+    second = state.pending is not None
+    result = run_flick(state, action)
+    state.second_flick = second
+    state.pending = None
+    state.turn_dice.append(result.flick.die)
+    state.round_flicks += 1
+    state.flicks += 1
+    placement = place_dice(state, result)
+    out = _out_player(state)
+    record: RoundRecord | None = None
+    if out is not None:
+        record = end_round(state, "no_dice", out)
+    elif state.round_flicks >= state.config.house_rules.max_flicks_per_round:
+        record = end_round(state, "flick_limit", None)
+    if record is not None:
+        if not state.over:
+            _start_turn(state, state.first_player)
+        return Outcome(action, player, result, placement, None, record, state.over)
+    pending = abilities.earned(state, result)
+    if pending is None:
+        _end_turn(state)
+    else:
+        state.pending = pending
+    return Outcome(action, player, result, placement, pending)
+
+
+class Game:
+    """A game: its config, its state and the physics the state holds.
+
+    Args:
+        config: the game played.
+        physics: the world to use (default: a new real
+            :class:`~warlords_sim.physics.World` of the config's board).
+    """
+
+    def __init__(self, config: GameConfig, physics: Physics | None = None) -> None:
+        self.config = config
+        self.state = new_game(config, physics if physics is not None else make_world(config.board))
+        _start_turn(self.state, self.state.active)
+
+    @classmethod
+    def from_state(cls, state: GameState) -> Game:
+        game = cls.__new__(cls)
+        game.config = state.config
+        game.state = state
+        return game
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    def legal_actions(self) -> Legal:
+        """See :func:`warlords_sim.rules.legal.legal_actions`."""
+        return legal_actions(self.state)
+
+    def apply(self, action: Action) -> Outcome:
+        """See :func:`apply`."""
+        return apply(self.state, action)
+
+    def copy(self) -> Game:
+        """An independent copy (state and physics)."""
+        return Game.from_state(self.state.copy())

@@ -1,0 +1,164 @@
+"""House rules: the rulebook's open questions as named, validated options.
+
+A house-rules file is TOML with optional ``format = "warlords-house-rules"``
+and ``version = 1`` and any of the fields of :class:`HouseRules` at the top
+level; missing fields keep their defaults. Every default follows the
+rulebook where it speaks and design brief section 4 where it is silent;
+``RULES.md`` quotes the sentence each option interprets.
+
+Example::
+
+    wall_variant = "wall1"
+    rounds = 2
+    courtyard_dice_in_play = false
+"""
+
+from __future__ import annotations
+
+import tomllib
+import typing
+from pathlib import Path
+from typing import Literal
+
+import msgspec
+
+from warlords_sim.rules.errors import HouseRulesError
+
+__all__ = ["HouseRules", "WallVariant", "load_house_rules"]
+
+WallVariant = Literal["standard", "wall1", "wall2"]
+
+
+class HouseRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """The options (defaults in brackets).
+
+    Attributes:
+        format, version: optional file header.
+        wall_variant: ["standard"] no side walls; "wall1" side walls in the
+            final round if any player has no damage then; "wall2" side walls
+            from round one (rulebook, Optional Wall Variants).
+        rounds: [0 = one per player] number of rounds.
+        dice_per_player: [6] dice in each player's supply.
+        courtyard_dice_in_play: [False] brief 4.1: a die resting in a
+            courtyard is scored and stays; it cannot be flicked and does not
+            keep its owner's round alive.
+        second_flick_earns_ability: [True] brief 4.2: a Scout's re-flick or a
+            General's second die earns its own ability (face changed as usual).
+        siege_doubles: ["own_on_board"] brief 4.3: doubles are two of the
+            active player's dice on the board outside the center ring showing
+            the same face; "any_own_in_play" also counts dice in courtyards when
+            ``courtyard_dice_in_play``.
+        active_final_die: ["returns"] brief 4.4: the active player's final die
+            leaving the board returns to their supply; "eliminated" drops the rule.
+        cocked_die: ["as_if_support_removed"] brief 4.5: a cocked die reads the
+            face pointing most upward; "no_ability" also denies it an ability.
+        first_player: [0] the player who starts round one (players choose).
+        first_player_by: ["total"] brief 4.6: later rounds start with the
+            player with the most damage in total ("round": in the last round).
+        three_player_rotation: [True] brief 4.7: with three players the castles
+            rotate after each round.
+        three_player_walled_seat: [3] the seat closed by the three-player wall.
+        unlanded_wall_exit: ["return"] with side walls, a flicked die that leaves
+            over a wall without first touching the board returns to its owner's
+            supply ("eliminate": it is eliminated like any other).
+        spy_into_castle: [False] a Spy may not be placed in a courtyard or gateway.
+        max_flicks_per_round: [400] a safety cap: the round ends after this many
+            flicks (``ended_by = "flick_limit"``); bots never reach it in practice.
+    """
+
+    format: Literal["warlords-house-rules"] = "warlords-house-rules"
+    version: Literal[1] = 1
+    wall_variant: WallVariant = "standard"
+    rounds: int = 0
+    dice_per_player: int = 6
+    courtyard_dice_in_play: bool = False
+    second_flick_earns_ability: bool = True
+    siege_doubles: Literal["own_on_board", "any_own_in_play"] = "own_on_board"
+    active_final_die: Literal["returns", "eliminated"] = "returns"
+    cocked_die: Literal["as_if_support_removed", "no_ability"] = "as_if_support_removed"
+    first_player: int = 0
+    first_player_by: Literal["total", "round"] = "total"
+    three_player_rotation: bool = True
+    three_player_walled_seat: int = 3
+    unlanded_wall_exit: Literal["return", "eliminate"] = "return"
+    spy_into_castle: bool = False
+    max_flicks_per_round: int = 400
+
+    def check(self, where: str = "house rules") -> HouseRules:
+        """Range checks msgspec's types cannot express; returns ``self``.
+
+        Raises:
+            HouseRulesError: naming ``where``, the field and what was expected.
+        """
+
+        def bad(field: str, expected: str, got: object) -> HouseRulesError:
+            return HouseRulesError(f"{where}: field `{field}`: expected {expected}, got {got!r}")
+
+        if not 0 <= self.rounds <= 100:
+            raise bad("rounds", "an integer 0..100 (0: one round per player)", self.rounds)
+        if not 1 <= self.dice_per_player <= 20:
+            raise bad("dice_per_player", "an integer 1..20", self.dice_per_player)
+        if not 0 <= self.first_player <= 3:
+            raise bad("first_player", "a player index 0..3", self.first_player)
+        if not 0 <= self.three_player_walled_seat <= 3:
+            raise bad("three_player_walled_seat", "a seat 0..3", self.three_player_walled_seat)
+        if not 1 <= self.max_flicks_per_round <= 100_000:
+            raise bad("max_flicks_per_round", "an integer 1..100000", self.max_flicks_per_round)
+        return self
+
+    def replace(self, **changes: object) -> HouseRules:
+        """A copy with some fields changed (validated)."""
+        return msgspec.structs.replace(self, **changes).check()
+
+    def to_dict(self) -> dict[str, object]:
+        result: dict[str, object] = msgspec.to_builtins(self)
+        return result
+
+
+def _allowed(field: str) -> str:
+    hint = typing.get_type_hints(HouseRules).get(field)
+    args = typing.get_args(hint) if hint is not None else ()
+    return ", ".join(str(a) for a in args)
+
+
+def _explain(msg: str) -> str:
+    """Turn msgspec's ``Expected `int`, got `str` - at `$.rounds``` into
+    ``field `rounds`: expected int, got str``."""
+    if " - at `$" in msg:
+        what, _, where = msg.partition(" - at `$")
+        field = where.rstrip("`").lstrip(".")
+        what = what.replace("`", "")
+        if what.startswith("Invalid enum value"):
+            allowed = _allowed(field)
+            if allowed:
+                return f"field `{field}`: expected one of {allowed}, got {what.split(' ', 3)[3]}"
+        return f"field `{field}`: {what[0].lower()}{what[1:]}"
+    if msg.startswith("Object contains unknown field"):
+        name = msg.split("`")[1]
+        known = ", ".join(HouseRules.__struct_fields__)
+        return f"unknown field `{name}`: expected one of {known}"
+    return msg.replace("`", "")
+
+
+def load_house_rules(path: str | Path) -> HouseRules:
+    """Read and validate a house-rules TOML file.
+
+    Raises:
+        HouseRulesError: missing or unreadable file, invalid TOML, an unknown
+            or mistyped field, a value out of range; the message names the
+            file, the field and what was expected.
+    """
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as e:
+        raise HouseRulesError(f"{p}: cannot read house rules: {e.strerror or e}") from e
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise HouseRulesError(f"{p}: not valid TOML: {e}") from e
+    try:
+        rules = msgspec.convert(data, HouseRules)
+    except msgspec.ValidationError as e:
+        raise HouseRulesError(f"{p}: {_explain(str(e))}") from e
+    return rules.check(str(p))

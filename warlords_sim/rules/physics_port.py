@@ -1,0 +1,61 @@
+"""The physics the rules engine calls, as a protocol.
+
+:class:`warlords_sim.physics.World` satisfies it; tests use the scripted
+fakes of :mod:`warlords_sim.rules.scripted`. The rules read only what this
+returns (settled poses, exits, events) and never touch pymunk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+from warlords_sim.board import Board
+from warlords_sim.physics.types import DiePose, Flick, FlickResult
+
+__all__ = ["Physics", "make_world"]
+
+
+class Physics(Protocol):
+    """What the engine needs from a physics world (see ``World``'s docstrings)."""
+
+    @property
+    def pins(self) -> tuple[int, ...]: ...
+
+    @property
+    def dice(self) -> tuple[int, ...]: ...
+
+    def set_walls(self, castle_seats: Sequence[int], side_walls: bool) -> None: ...
+
+    def set_pins(self, holes: Iterable[int]) -> None: ...
+
+    def add_pin(self, hole: int) -> None: ...
+
+    def remove_pin(self, hole: int) -> None: ...
+
+    def remove_die(self, die: int) -> None: ...
+
+    def move_die(self, die: int, x: float, y: float, angle: float | None = None) -> None: ...
+
+    def pose(self, die: int) -> DiePose: ...
+
+    def free_spot_near(
+        self, x: float, y: float, width: float, exclude_die: int | None = None
+    ) -> tuple[float, float]: ...
+
+    def place_siege_engine(self, x: float, y: float) -> None: ...
+
+    def remove_siege_engine(self) -> None: ...
+
+    def flick(
+        self, flick: Flick, face: int | None = None, max_time: float = 60.0
+    ) -> FlickResult: ...
+
+    def copy(self) -> Physics: ...
+
+
+def make_world(board: Board) -> Physics:
+    """The real physics: a :class:`warlords_sim.physics.World` of ``board``."""
+    from warlords_sim.physics.world import World
+
+    return World(board)

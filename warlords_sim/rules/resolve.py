@@ -1,0 +1,115 @@
+"""After a flick settles: where every die now is.
+
+* Dice Leaving the Board: "Any die that leaves the board for any reason is
+  eliminated from play for the round." With side walls: "Dice that leave
+  play over the walls are removed from play."
+* "The active player's final die may not leave the board to end a round. If
+  it leaves the board it is returned to the active player's castle."
+* End of a Round and Damage: "Any die that is entirely inside a castle
+  gateway is moved to the back of the courtyard without changing its face."
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warlords_sim.physics.types import DiePose, EventKind, FlickResult, LaunchKind, RegionKind
+from warlords_sim.rules.game import GameState, Location
+
+__all__ = ["Placement", "place_dice"]
+
+
+@dataclass(frozen=True)
+class Placement:
+    """What a flick did to the dice's places."""
+
+    eliminated: tuple[int, ...]
+    returned: tuple[int, ...]  # to the supply (active final die; unlanded wall exit)
+    gateway_moves: tuple[int, ...]  # moved from a gateway to the back of a courtyard
+    scored: tuple[int, ...]  # now in a courtyard
+
+
+def _landed_before_exit(result: FlickResult, die: int) -> bool:
+    for e in result.events:
+        if e.die == die and e.kind is EventKind.LANDING:
+            return True
+        if e.die == die and e.kind is EventKind.EXIT:
+            return False
+    return result.flick.launch is LaunchKind.TABLE
+
+
+def _to_back_of_courtyard(state: GameState, die: int, seat: int) -> DiePose:
+    """Move a gateway die to a free place at the back of ``seat``'s courtyard."""
+    b = state.board
+    castle = b.castles[seat]
+    phys = state.physics
+    bx, by = castle.back_of_courtyard
+    size = b.die.size_mm
+    x, y = phys.free_spot_near(bx, by, size + 1.0, exclude_die=die)
+    if not castle.courtyard.contains(x, y, size * 0.75):
+        c = castle.courtyard
+        cands = [
+            (c.x0 + size * (0.75 + 1.1 * i), c.y0 + size * (0.75 + 1.1 * j))
+            for i in range(int(c.width / (1.1 * size)))
+            for j in range(int(c.height / (1.1 * size)))
+        ]
+        cands.sort(key=lambda p: (p[0] - bx) ** 2 + (p[1] - by) ** 2)
+        for cx, cy in cands:
+            if c.contains(cx, cy, size * 0.75) and phys.free_spot_near(cx, cy, size, die) == (
+                cx,
+                cy,
+            ):
+                x, y = cx, cy
+                break
+    phys.move_die(die, x, y, 0.0)
+    return phys.pose(die)
+
+
+def place_dice(state: GameState, result: FlickResult) -> Placement:
+    """Update every die's place from ``result`` (and the physics)."""
+    hr = state.config.house_rules
+    flicked = result.flick.die
+    eliminated: list[int] = []
+    returned: list[int] = []
+    gate: list[int] = []
+    for die in result.exited:
+        d = state.dice[die]
+        d.pose = None
+        if (
+            die == flicked
+            and state.side_walls
+            and hr.unlanded_wall_exit == "return"
+            and not _landed_before_exit(result, die)
+        ):
+            d.location = Location.SUPPLY
+            returned.append(die)
+        else:
+            d.location = Location.ELIMINATED
+            eliminated.append(die)
+    for die, pose in result.poses.items():
+        d = state.dice[die]
+        if pose.region.kind is RegionKind.GATEWAY and pose.region.seat is not None:
+            pose = _to_back_of_courtyard(state, die, pose.region.seat)
+            gate.append(die)
+        d.pose = pose
+        if pose.region.kind is RegionKind.COURTYARD:
+            d.location = Location.COURTYARD
+        elif pose.region.kind is RegionKind.OFF_BOARD:
+            state.physics.remove_die(die)
+            d.pose = None
+            d.location = Location.ELIMINATED
+            eliminated.append(die)
+        else:
+            d.location = Location.BOARD
+    # the active player's final die returns to the castle instead of ending the round
+    active = state.active
+    own_out = [i for i in eliminated if state.config.owner(i) == active]
+    if own_out and hr.active_final_die == "returns" and not state.in_play(active):
+        back = flicked if flicked in own_out else own_out[-1]
+        state.dice[back].location = Location.SUPPLY
+        eliminated.remove(back)
+        returned.append(back)
+    for i in eliminated:
+        state.eliminated[state.config.owner(i)] += 1
+    scored = tuple(sorted(i for i in result.poses if state.dice[i].location is Location.COURTYARD))
+    return Placement(tuple(eliminated), tuple(returned), tuple(gate), scored)
