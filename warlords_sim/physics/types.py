@@ -55,7 +55,8 @@ class Flick:
         launch: the launch kind.
         start: (x, y) mm where the die's centre starts; ``None`` for a TABLE
             flick means "where the die rests now". For LOW/HIGH it is the
-            launch spot, for SIEGE the engine's centre.
+            launch spot; for SIEGE a point just off the engine's edge in the
+            flick's direction (the die leaves the engine's top there).
         height_mm: height of the die's bottom face at the start (crenelation
             or engine height); ignored (0) for TABLE.
     """

@@ -1,0 +1,314 @@
+"""Unit tests of ``physics.impact``: the die's flight, bounces, rolls and
+trips as pure arithmetic (no pymunk).
+
+Reference figures are those of design brief section 2: a sliding die tips
+over a caught edge from ~1.05 sqrt(g a) (0.42 m/s for a = 16 mm); a drop from
+height h takes sqrt(2 h / g); a rigid-body impact with restitution <= 1 and
+Coulomb friction never creates energy.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from numpy.typing import NDArray
+
+from warlords_sim.board import load_board
+from warlords_sim.physics import impact as imp
+from warlords_sim.physics.orientation import ROTATIONS, face_up, rotation_about, with_face_up
+
+_DIE = load_board("standard").die
+A = _DIE.size_mm  # die edge, 16 mm
+M = _DIE.mass_g  # die mass, g
+G = 9810.0  # mm/s^2
+E = _DIE.table_restitution  # table restitution of the standard board
+MU = _DIE.table_friction  # kinetic friction
+MU_S = _DIE.table_static_friction  # static friction
+DT = 1.0 / 240.0
+
+Vec = NDArray[np.float64]
+
+
+def _energy(v: Vec, omega: Vec) -> float:
+    """Kinetic energy (g mm^2 / s^2) of the die: a cube's inertia is m a^2 / 6 about any axis."""
+    return 0.5 * M * float(v @ v) + 0.5 * (M * A * A / 6.0) * float(omega @ omega)
+
+
+# ---------------------------------------------------------------- flat drop
+
+
+@pytest.mark.parametrize("face", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("vz", [-100.0, -560.0, -1085.0])
+def test_flat_drop_bounces_straight(face: int, vz: float) -> None:
+    """A die falling flat, without spin, bounces straight up with vz' = e |vz|,
+    no horizontal speed and no spin; the face up is unchanged."""
+    r = with_face_up(face)
+    v = np.array([0.0, 0.0, vz])
+    omega = np.zeros(3)
+    contact = imp.contact_point(r, A, v, omega)
+    assert contact is not None
+    assert contact == pytest.approx([0.0, 0.0, -A / 2.0], abs=1e-9)  # the bottom face's centre
+    v2, w2 = imp.impact(v, omega, contact, M, A, E, MU, MU_S)
+    assert v2 == pytest.approx([0.0, 0.0, E * abs(vz)], abs=1e-9)
+    assert w2 == pytest.approx([0.0, 0.0, 0.0], abs=1e-12)
+    assert face_up(r) == face
+
+
+def test_flat_sliding_drop_keeps_direction() -> None:
+    """A flat die landing while sliding loses horizontal speed to friction
+    (at most mu_s (1 + e) |vz|, the static bound that decides sticking) but
+    never reverses, and gains no spin about the vertical axis."""
+    r = with_face_up(1)
+    v = np.array([800.0, 0.0, -500.0])
+    omega = np.zeros(3)
+    contact = imp.contact_point(r, A, v, omega)
+    assert contact is not None
+    v2, w2 = imp.impact(v, omega, contact, M, A, E, MU, MU_S)
+    assert v2[2] == pytest.approx(E * 500.0)
+    assert 0.0 < v2[0] < 800.0
+    assert 800.0 - v2[0] <= MU_S * (1.0 + E) * 500.0 + 1e-9
+    assert w2[2] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_no_impact_when_separating() -> None:
+    """A contact point already moving up gets no impulse."""
+    v = np.array([100.0, 50.0, 30.0])
+    omega = np.array([1.0, 2.0, 3.0])
+    contact = np.array([0.0, 0.0, -A / 2.0])
+    v2, w2 = imp.impact(v, omega, contact, M, A, E, MU, MU_S)
+    assert np.array_equal(v2, v)
+    assert np.array_equal(w2, omega)
+
+
+# ---------------------------------------------------------- energy (random)
+
+_unit = st.tuples(st.floats(-1.0, 1.0), st.floats(-1.0, 1.0), st.floats(-1.0, 1.0)).filter(
+    lambda u: math.hypot(*u) > 0.1
+)
+
+
+@st.composite
+def _impacts(draw: st.DrawFn) -> tuple[Vec, Vec, Vec]:
+    """(v, omega, orientation): any landing a flight can produce."""
+    rot = ROTATIONS[draw(st.integers(0, 23))]
+    axis = np.array(draw(_unit))
+    axis /= np.linalg.norm(axis)
+    turn = rotation_about(axis, draw(st.floats(0.0, math.pi)))
+    r = turn @ rot
+    speed = draw(st.sampled_from([30.0, 300.0, 2000.0]))
+    vx, vy = draw(st.floats(-1.0, 1.0)) * speed, draw(st.floats(-1.0, 1.0)) * speed
+    vz = -draw(st.floats(0.01, 1.0)) * speed
+    spin = draw(st.sampled_from([0.0, 5.0, 60.0, 200.0]))
+    omega = np.array([draw(st.floats(-1.0, 1.0)) * spin for _ in range(3)])
+    return np.array([vx, vy, vz]), omega, r
+
+
+def _check_no_energy_gain(v: Vec, omega: Vec, r: Vec, e: float, mu: float, mu_s: float) -> None:
+    contact = imp.contact_point(r, A, v, omega)
+    if contact is None:  # no corner near the floor moves down: no impact
+        return
+    v2, w2 = imp.impact(v, omega, contact, M, A, e, mu, mu_s)
+    before, after = _energy(v, omega), _energy(v2, w2)
+    assert after <= before * (1.0 + 1e-9) + 1e-9, (
+        f"energy rose by {100.0 * (after / before - 1.0):.3f} % "
+        f"(v={v.tolist()}, omega={omega.tolist()}, contact={contact.tolist()}, "
+        f"v'={v2.tolist()}, omega'={w2.tolist()})"
+    )
+
+
+@settings(
+    max_examples=1500,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.filter_too_much],
+)
+@given(_impacts())
+def test_energy_never_increases_frictionless_or_plastic(case: tuple[Vec, Vec, Vec]) -> None:
+    """Without friction (Newton restitution alone, up to e = 1), or with a
+    perfectly plastic impact (e = 0) and the board's friction, an impact
+    never adds kinetic energy."""
+    v, omega, r = case
+    _check_no_energy_gain(v, omega, r, E, 0.0, 0.0)
+    _check_no_energy_gain(v, omega, r, 1.0, 0.0, 0.0)
+    _check_no_energy_gain(v, omega, r, 0.0, MU, MU_S)
+
+
+@settings(
+    max_examples=3000,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.filter_too_much],
+)
+@given(_impacts())
+def test_energy_never_increases(case: tuple[Vec, Vec, Vec]) -> None:
+    """An impact with the board's coefficients (table restitution, kinetic
+    and static friction of ``boards/standard.toml``) never adds kinetic
+    energy, for any velocity, spin and orientation.
+
+    What broke, first (fixed): in the slipping branch the friction impulse
+    opposed the contact point's sliding *before* the impact for the whole
+    impulse; when the normal impulse itself (off-centre, at a corner or an
+    edge) reversed that sliding, friction kept pushing the same way (+12 %
+    seen; ``test_energy_gain_saved_case``).
+
+    What breaks now (open, since the table restitution went from 0.69 to
+    0.8): the sticking branch ends the impact with zero tangential contact
+    velocity and Newton's normal velocity -e vn. With an off-centre contact
+    that target can hold more energy than the die brought in (Newton
+    restitution is not energy-consistent with sticking friction); about 3 %
+    of random landings gain energy, up to +18 %. See
+    ``test_sticking_energy_gain_saved_case``.
+    """
+    v, omega, r = case
+    _check_no_energy_gain(v, omega, r, E, MU, MU_S)
+
+
+def test_energy_gain_saved_case() -> None:
+    """Saved case (shrunk by hypothesis): a flat die, face 1 up, moving at
+    937.5 mm/s along +x and falling at 750 mm/s, tumbling forward at
+    125 rad/s about y, lands on its leading bottom edge (contact (8, 0, -8)).
+
+    What broke (fixed; checked with the coefficients it was found with,
+    e 0.69, mu 0.3, mu_s 0.5): the contact point slides backward at only 62.5 mm/s;
+    the slipping impulse pushed forward with mu times the (large) normal
+    impulse for the whole impact, overshot, and the die left at 1238 mm/s
+    along +x with 4.6 % more kinetic energy than it came in with."""
+    r = with_face_up(1)
+    v = np.array([937.5, 0.0, -750.0])
+    omega = np.array([0.0, 125.0, 0.0])
+    assert imp.contact_point(r, A, v, omega) == pytest.approx([A / 2.0, 0.0, -A / 2.0])
+    _check_no_energy_gain(v, omega, r, 0.69, 0.3, 0.5)
+    v2, _ = imp.impact(v, omega, np.array([A / 2.0, 0.0, -A / 2.0]), M, A, 0.69, 0.3, 0.5)
+    assert abs(v2[0]) <= abs(v[0])  # friction cannot speed the die up
+
+
+def test_sticking_energy_gain_saved_case() -> None:
+    """Saved case (shrunk by hypothesis, board coefficients e 0.8, mu 0.3,
+    mu_s 0.5): a non-spinning die, tilted onto a corner-near edge (the
+    orientation below), landing at 300 mm/s down and 225 mm/s sideways.
+
+    What broke: the impact sticks (the tangential impulse needed is within
+    mu_s times the normal one) and leaves the die with 3.9 % more kinetic
+    energy than it came in with: Newton's restitution applied with a
+    sticking contact at an off-centre point is not energy-consistent. A
+    fix: Poisson/Stronge (energetic) restitution, or cap the result at the
+    incoming energy (e.g. lower the effective e for that impact)."""
+    approx_r = np.array(
+        [
+            [0.6020015, 0.795997, 0.06311079],
+            [0.795997, -0.591994, -0.12622157],
+            [-0.06311079, 0.12622157, -0.9899925],
+        ]
+    )
+    u, _, vt = np.linalg.svd(approx_r)  # the nearest exact rotation
+    r = u @ vt
+    assert np.linalg.det(r) == pytest.approx(1.0)
+    v = np.array([0.0, -225.0, -300.0])
+    omega = np.zeros(3)
+    _check_no_energy_gain(v, omega, r, 0.8, 0.3, 0.5)
+
+
+# -------------------------------------------------------------- trip speed
+
+
+def test_trip_speed_of_a_16mm_die() -> None:
+    """trip_speed(16 mm, 9810 mm/s^2) is ~0.42 m/s, i.e. ~1.05 sqrt(g a)."""
+    v = imp.trip_speed(A, G)
+    assert v == pytest.approx(420.0, rel=0.02)
+    assert v == pytest.approx(1.05 * math.sqrt(G * A), rel=0.01)
+
+
+def test_trip_speed_tips_exactly() -> None:
+    """At the trip speed the pivot rate w = 3 v / (4 a) has exactly the energy
+    to tip over the edge (tip_energy_ok switches there)."""
+    v = imp.trip_speed(A, G)
+    w = 3.0 * v / (4.0 * A)
+    assert imp.tip_energy_ok(w * 1.0001, A, G)
+    assert not imp.tip_energy_ok(w * 0.9999, A, G)
+
+
+# --------------------------------------------------------------- roll count
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(0.0, 5000.0), st.floats(0.0, 5000.0))
+def test_roll_count_monotone_in_omega(w1: float, w2: float) -> None:
+    """More spin never rolls fewer faces, and the sign of omega does not matter."""
+    lo, hi = sorted((w1, w2))
+    assert imp.roll_count(lo, A, G) <= imp.roll_count(hi, A, G)
+    assert imp.roll_count(-hi, A, G) == imp.roll_count(hi, A, G)
+
+
+def test_roll_count_quarter_per_face() -> None:
+    """Each face keeps 1/4 of the spin: four times the spin rolls one face
+    more (below the limit); too little spin rolls none."""
+    w_tip = math.sqrt(3.0 * G * (math.sqrt(2.0) - 1.0) / (2.0 * A))  # just tips once
+    assert imp.roll_count(w_tip * 0.999, A, G) == 0
+    assert imp.roll_count(w_tip * 1.001, A, G) == 1
+    for n in range(1, 6):
+        assert imp.roll_count(w_tip * 1.001 * 4.0**n, A, G) == n + 1
+    assert imp.roll_count(1e12, A, G) == 8  # the limit
+
+
+# ------------------------------------------------------------------ flight
+
+
+@pytest.mark.parametrize("h", [5.0, 20.0, 40.0, 60.0])
+@pytest.mark.parametrize("face", [1, 4])
+def test_flat_drop_time_matches_free_fall(h: float, face: int) -> None:
+    """A flat, non-spinning die whose bottom is h mm up lands after sqrt(2 h / g)."""
+    r = with_face_up(face)
+    fl = imp.solve_flight(h + A / 2.0, 0.0, r, np.zeros(3), 0.0, A, G, DT)
+    t = math.sqrt(2.0 * h / G)
+    assert fl.t_hit == pytest.approx(t, abs=1e-5)
+    # the lowest point at each step end is the bottom face: h - g t^2 / 2
+    n = fl.low_at_steps.size
+    assert n == math.ceil(t / DT - 1e-9)
+    times = np.arange(1, n + 1) * DT
+    assert fl.low_at_steps == pytest.approx(h - 0.5 * G * times * times, abs=1e-9)
+
+
+def test_thrown_up_flight_time() -> None:
+    """With an upward speed, the landing time is the positive root of
+    h + vz t - g t^2 / 2 = 0 onto a raised floor."""
+    h, vz, floor = 30.0, 400.0, 10.0
+    r = with_face_up(1)
+    fl = imp.solve_flight(h + A / 2.0, vz, r, np.zeros(3), floor, A, G, DT)
+    d = h - floor
+    t = (vz + math.sqrt(vz * vz + 2.0 * G * d)) / G
+    assert fl.t_hit == pytest.approx(t, abs=1e-5)
+
+
+def test_spinning_die_lands_earlier_than_flat() -> None:
+    """A tumbling die brings a corner below its flat bottom, so it cannot land
+    later than the same die falling flat."""
+    r = with_face_up(1)
+    flat = imp.solve_flight(48.0, 0.0, r, np.zeros(3), 0.0, A, G, DT)
+    spin = imp.solve_flight(48.0, 0.0, r, np.array([30.0, 0.0, 0.0]), 0.0, A, G, DT)
+    assert spin.t_hit <= flat.t_hit
+
+
+def test_orientation_at_is_a_rotation() -> None:
+    """orientation_at keeps a proper rotation; zero spin keeps the orientation."""
+    r0 = ROTATIONS[7]
+    assert np.array_equal(imp.orientation_at(r0, np.zeros(3), 0.3), r0)
+    r = imp.orientation_at(r0, np.array([12.0, -3.0, 40.0]), 0.37)
+    assert r @ r.T == pytest.approx(np.eye(3), abs=1e-12)
+    assert np.linalg.det(r) == pytest.approx(1.0)
+    # a quarter turn about world x takes face 1 (up) to pointing along -y
+    q = imp.orientation_at(with_face_up(1), np.array([math.pi / 2.0, 0.0, 0.0]), 1.0)
+    assert q @ np.array([0.0, 0.0, 1.0]) == pytest.approx([0.0, -1.0, 0.0], abs=1e-12)
+
+
+def test_ledge_tumble_capped() -> None:
+    """Sliding off a ledge slowly tumbles at most at the tipping rate sqrt(6 g / a);
+    faster, 3 g / (4 v)."""
+    cap = math.sqrt(6.0 * G / A)
+    assert imp.ledge_tumble(0.0, A, G) == pytest.approx(cap)
+    assert imp.ledge_tumble(1.0, A, G) == pytest.approx(cap)
+    assert imp.ledge_tumble(1000.0, A, G) == pytest.approx(3.0 * G / 4000.0)

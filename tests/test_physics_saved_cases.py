@@ -1,0 +1,278 @@
+"""Odd situations and saved physics bugs (issue 2: "Each physics bug found
+becomes a saved case in tests/ whose docstring says what broke").
+
+The first part checks odd but legal situations: a die flicked off the open
+edge, side walls holding a die at full speed, a die resting against a wall
+and then hit, a die dropped onto a wall top or another die. The second part
+keeps the bugs found while hunting, one test each; the open ones are marked
+``xfail(strict=True)`` so that the fix turns them into ordinary tests.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from warlords_sim.board import Board, Crenelation, load_board
+from warlords_sim.physics import (
+    MAX_FLICK_SPEED,
+    TIMESTEP,
+    EventKind,
+    Flick,
+    LaunchKind,
+    RegionKind,
+    World,
+)
+
+VMAX = MAX_FLICK_SPEED * (1.0 - 1e-6)
+
+
+@pytest.fixture(scope="module")
+def board() -> Board:
+    return load_board("standard")
+
+
+def _inside_walls(board: Board, x: float, y: float) -> bool:
+    return any(w.rect.contains(x, y) for c in board.castles for w in c.walls)
+
+
+# --------------------------------------------------------- odd situations
+
+
+def test_die_flicked_off_the_open_edge(board: Board) -> None:
+    """A die flicked over the open edge leaves the board: it is listed in
+    ``exited``, has no pose, the log ends its story with an EXIT beyond the
+    edge (not over a wall), and the world no longer holds it."""
+    w = World(board)
+    w.add_die(1, 250.0, 200.0, face=4)
+    w.add_die(2, 0.0, 150.0)
+    res = w.flick(Flick(1, (1500.0, 0.0)))
+    assert res.exited == (1,)
+    assert res.pose is None
+    assert 1 not in res.poses and 2 in res.poses
+    exits = [e for e in res.events if e.kind is EventKind.EXIT]
+    assert len(exits) == 1 and exits[0].die == 1
+    assert exits[0].x > board.half_size_mm
+    assert not exits[0].over_wall
+    assert w.dice == (2,)
+
+
+@pytest.mark.parametrize("corner", [(1, 1), (1, -1), (-1, 1), (-1, -1)])
+def test_side_walls_keep_dice_on_the_board(board: Board, corner: tuple[int, int]) -> None:
+    """With the side walls standing, seeded flicks at full speed towards the
+    side walls (and into the corners between them) from the open board
+    around each corner never leave the board and end within the walls."""
+    sx, sy = corner
+    rng = np.random.default_rng(100 + 10 * sx + sy)
+    limit = board.half_size_mm - 6.0  # inner face of the 6 mm side walls
+    for _ in range(60):
+        w = World(board, side_walls=True)
+        x, y = sx * rng.uniform(130.0, 280.0), sy * rng.uniform(130.0, 280.0)
+        heading = math.atan2(sy, sx) + rng.uniform(-math.pi / 4.0, math.pi / 4.0)
+        w.add_die(1, float(x), float(y), angle=float(rng.uniform(0.0, 1.5)))
+        res = w.flick(
+            Flick(
+                1,
+                (VMAX * math.cos(heading), VMAX * math.sin(heading)),
+                spin=float(rng.normal(0.0, 20.0)),
+            )
+        )
+        assert res.exited == (), (x, y, heading, res.events[-3:])
+        pose = res.pose
+        assert pose is not None
+        assert max(abs(pose.x), abs(pose.y)) <= limit - board.die.size_mm / 2.0 + 1.0, pose
+
+
+@pytest.mark.parametrize("speed", [600.0, 1000.0, 2000.0])
+def test_side_wall_stops_a_rolling_die(board: Board, speed: float) -> None:
+    """Saved case (found by the tunnelling fuzz): side walls standing, a die
+    resting 1 mm from seat 1's side wall (x -300..-294) is struck towards
+    it by another die. It must stay on the board.
+
+    What broke: the struck die trips and ``_roll`` moves it a face (16 mm)
+    towards the wall; the target square's centre (x = -301) is off the
+    board, and the off-board test comes before the ``_blocked`` test, so the
+    die is set down beyond the wall and leaves the board (EXIT with
+    ``over_wall`` True) even at 600 mm/s. (3 of 5000 fuzzed flicks at the
+    side walls.)"""
+    w = World(board, side_walls=True)
+    w.add_die(2, -285.0, -200.0)
+    w.add_die(1, -245.0, -200.0)
+    res = w.flick(Flick(1, (-speed, 0.0)))
+    assert res.exited == ()
+    assert all(abs(p.x) <= board.half_size_mm - 6.0 for p in res.poses.values())
+
+
+def test_die_resting_against_a_wall_then_hit(board: Board) -> None:
+    """A die resting against a castle's front wall, struck head-on at speeds
+    up to the maximum, is never pushed into or through the wall, and does
+    not end in the courtyard behind it."""
+    wall = board.castles[0].walls[4].rect  # front wall between the gateways
+    for speed in (300.0, 800.0, 1500.0, VMAX):
+        w = World(board)
+        w.add_die(2, 0.0, wall.y1 + 8.1)  # 0.1 mm from the wall's front face
+        w.add_die(1, 0.0, -120.0)
+        res = w.flick(Flick(1, (0.0, -speed)))
+        for pose in res.poses.values():
+            assert not _inside_walls(board, pose.x, pose.y), (speed, pose)
+            assert pose.region.kind is not RegionKind.COURTYARD, (speed, pose)
+            if pose.elevation_mm == 0.0 and abs(pose.x) < wall.x1:
+                assert pose.y - board.die.size_mm / 2.0 > wall.y1 - 1.0, (speed, pose)
+
+
+def test_die_dropped_on_a_wall_top_rests_there(board: Board) -> None:
+    """A die let go (no speed) 5 mm above the top of a castle wall lands on
+    the wall top and rests there, flat: elevation 40 mm, not cocked, same face."""
+    wall = board.castles[0].walls[4]
+    cx, cy = wall.rect.center
+    w = World(board)
+    res = w.flick(
+        Flick(
+            1, (0.0, 0.0), launch=LaunchKind.HIGH, start=(cx, cy), height_mm=wall.height_mm + 5.0
+        ),
+        face=2,
+    )
+    pose = res.pose
+    assert pose is not None
+    assert pose.elevation_mm == wall.height_mm
+    assert (pose.x, pose.y) == (cx, cy)
+    assert pose.face == 2
+    assert not pose.cocked
+    assert [e.other for e in res.events if e.kind is EventKind.LANDING][0] == "top"
+
+
+def test_die_dropped_on_another_die_rests_on_it(board: Board) -> None:
+    """A die let go just above another resting die comes to rest on top of it
+    (elevation one die, 16 mm), read as cocked, with its face readable."""
+    w = World(board)
+    w.add_die(2, -150.0, 120.0, face=2)
+    res = w.flick(
+        Flick(1, (0.0, 0.0), launch=LaunchKind.LOW, start=(-152.0, 120.0), height_mm=20.0)
+    )
+    top = res.poses[1]
+    assert top.elevation_mm == board.die.size_mm
+    assert top.cocked
+    assert 1 <= top.face <= 6
+    assert res.poses[2].elevation_mm == 0.0
+
+
+def test_head_on_collision_logged_once_per_die(board: Board) -> None:
+    """Saved case (fixed): two dice colliding head-on at 1 m/s.
+
+    What broke: the die-die begin callback ran once for each ordering of the
+    pair, so each contact was logged twice for each die and each die tripped
+    twice (rolling two faces per blow)."""
+    w = World(board)
+    w.add_die(1, -100.0, 150.0)
+    w.add_die(2, -60.0, 150.0)
+    res = w.flick(Flick(1, (1000.0, 0.0)))
+    contacts = [e for e in res.events if e.kind is EventKind.CONTACT]
+    t_hit = contacts[0].t
+    at_hit = sorted((e.die, e.other) for e in contacts if e.t == t_hit)
+    assert at_hit == [(1, "die:2"), (2, "die:1")]
+    trips = [e.die for e in res.events if e.kind is EventKind.TRIP and e.t <= t_hit + 2 * TIMESTEP]
+    assert sorted(trips) == [1, 2]
+
+
+# ------------------------------------------------------------ saved cases
+
+
+def test_bounce_off_a_wall_top_falls_to_the_board(board: Board) -> None:
+    """Saved case: a die launched at 150 mm/s from 60 mm above castle 0's
+    middle front wall (y -226..-202) lands on the wall top and bounces back
+    out over the moat. Every later LANDING on a "top" must be over the wall.
+
+    What broke: the floor of the flight stays at the wall's 40 mm after the
+    die has left the wall: it keeps landing "top" over the moat and the open
+    board (y = -188 .. -139, up to 60 mm from the wall) for half a second,
+    floating at 40 mm, until it is laid flat and only then falls."""
+    w = World(board)
+    res = w.flick(
+        Flick(1, (0.0, -150.0), launch=LaunchKind.SIEGE, start=(0.0, -206.0), height_mm=60.0)
+    )
+    tops = [e for e in res.events if e.kind is EventKind.LANDING and e.other == "top"]
+    assert tops, "the die should land on the wall top first"
+    half = board.die.size_mm / 2.0
+    wall = board.castles[0].walls[4].rect
+    for e in tops:
+        assert wall.y0 - half <= e.y <= wall.y1 + half, f"landed on air at {e}"
+
+
+def test_bounce_off_a_die_falls_to_the_board(board: Board) -> None:
+    """Saved case: a die launched at 100 mm/s from 20 mm up, right above a
+    resting die, lands on it and slides off. Every LANDING on a "top" must
+    be over the die below (centres within half a diagonal plus half a die).
+
+    What broke: as on a wall top, the flight's floor stays at 16 mm after the
+    die has left the die below: it lands "top" on air 20 mm beside it."""
+    w = World(board)
+    w.add_die(2, -150.0, 120.0, face=2)
+    res = w.flick(
+        Flick(1, (100.0, 0.0), launch=LaunchKind.LOW, start=(-152.0, 120.0), height_mm=20.0)
+    )
+    reach = board.die.size_mm / 2.0 * (1.0 + math.sqrt(2.0))
+    for e in res.events:
+        if e.kind is EventKind.LANDING and e.other == "top":
+            assert math.hypot(e.x + 150.0, e.y - 120.0) <= reach, f"landed on air at {e}"
+
+
+def test_graze_over_a_pin_top_creates_no_energy(board: Board) -> None:
+    """Saved case: a die flicked at 2 m/s from 25.5 mm up (its bottom just
+    above the 25 mm pin top) towards a pin 30 mm away. Whatever the blow
+    does, the die cannot rise higher than if all its kinetic energy went
+    into height: z0 + v^2 / (2 g) plus its small launch tumble, 237 mm.
+
+    What broke: ``_side_kick`` applies the full blow m (1 + e) v at the
+    overlap of die and pin heights (here the bottom 0.5 mm of the die) as a
+    torque, on top of pymunk's own full impulse; the die is set tumbling at
+    ~300 rad/s (kinetic energy x2 seen in one kick) and the next landing
+    throws it 305 mm high. (While trips launched dice into the air, the
+    same kick flung table-flicked dice over castle walls: see
+    ``test_physics_tunnelling.test_struck_bystander_stays_out_of_courtyards``.)"""
+    pin = board.holes.index((-50.0, 100.0))
+    g = board.gravity_mm_s2
+    speed, h0 = 2000.0, 25.5
+    w = World(board)
+    w.add_pin(pin)
+    w.begin_flick(Flick(1, (speed, 0.0), launch=LaunchKind.LOW, start=(-80.0, 100.0), height_mm=h0))
+    top = 0.0
+    while not w.settled:
+        w.step()
+        if 1 in w.dice:
+            top = max(top, w.height(1))
+    tumble = 3.0 * g / (4.0 * speed)  # ledge_tumble at launch
+    bound = (
+        h0
+        + board.die.size_mm / 2.0
+        + (speed**2 + board.die.size_mm**2 * tumble**2 / 6.0) / (2.0 * g)
+    )
+    assert top <= bound, f"rose to {top:.1f} mm, more than the {bound:.1f} mm its energy allows"
+
+
+def test_landings_are_downward_impacts(board: Board) -> None:
+    """Saved case: a die flicked at 300 mm/s outward from seat 0's middle
+    high crenelation bounces and tumbles to rest. Every LANDING event is an
+    impact from above: its speed, documented as "the normal impact speed",
+    is positive.
+
+    What broke: the event records minus the *centre's* vertical velocity;
+    when a tumbling die strikes with a corner while its centre still rises,
+    the LANDING is logged with a negative speed (-47.6 and -37.0 mm/s here;
+    one or more in 334 of 400 random crenelation launches). The contact
+    point's normal speed (v + omega x r)_z is what the impact used."""
+    spot = board.launch_spot(0, 2, Crenelation.HIGH)
+    w = World(board)
+    res = w.flick(
+        Flick(
+            1,
+            (0.0, 300.0),
+            launch=LaunchKind.HIGH,
+            start=(spot.x, spot.y),
+            height_mm=spot.height_mm,
+        )
+    )
+    landings = [e for e in res.events if e.kind is EventKind.LANDING]
+    assert landings
+    assert all(e.speed > 0.0 for e in landings), [round(e.speed, 1) for e in landings]
