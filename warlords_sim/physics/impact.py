@@ -107,9 +107,10 @@ def solve_flight(
         The :class:`Flight`. The hit time is found on a grid of dt/substeps
         and refined by linear interpolation.
     """
-    half_diag = size * math.sqrt(3.0) / 2.0
-    # upper bound: when even the centre minus the half diagonal reaches the floor
-    disc = vz0 * vz0 + 2.0 * gravity * max(z0 - floor + half_diag, 0.0)
+    # upper bound: the lowest point is at least half an edge below the centre
+    # (lying flat is the highest it can be), so the die has surely reached the
+    # floor once its centre is down to floor + size / 2
+    disc = vz0 * vz0 + 2.0 * gravity * max(z0 - floor - size / 2.0, 0.0)
     t_max = (vz0 + math.sqrt(disc)) / gravity + dt
     n_steps = max(1, math.ceil(t_max / dt))
     if n_steps <= _SHORT_FLIGHT_STEPS:
