@@ -203,6 +203,29 @@ class Castle:
         )
 
     @property
+    def edge_gap_wall(self) -> Wall:
+        """The side wall that closes the board edge where this castle would
+        stand when its seat is walled off (three players, side walls up): as
+        thick and tall as the castle's side walls, as wide as its footprint.
+
+        Raises:
+            BoardError: the castle has no side walls to take the size from.
+        """
+        if not self.side_walls:
+            raise BoardError(f"castle {self.seat} has no side walls")
+        fp = self.footprint
+        side = self.side_walls[0]
+        t = min(side.rect.width, side.rect.height)
+        ox, oy = self.outward  # from the board edge into the board
+        if ox == 0.0:
+            y0 = fp.y0 if oy > 0 else fp.y1 - t
+            rect = Rect(fp.x0, y0, fp.x1, y0 + t)
+        else:
+            x0 = fp.x0 if ox > 0 else fp.x1 - t
+            rect = Rect(x0, fp.y0, x0 + t, fp.y1)
+        return Wall(rect, side.height_mm)
+
+    @property
     def back_of_courtyard(self) -> Point:
         """A point at the back of the courtyard (mm), where gateway dice are moved."""
         cx, cy = self.courtyard.center
@@ -420,10 +443,12 @@ def resolve_board_path(name_or_path: str | Path) -> Path:
     """
     p = Path(name_or_path)
     text = str(name_or_path)
-    if p.suffix == ".toml" or "/" in text or "\\" in text:
-        if not p.is_file():
-            raise BoardError(f"{p}: board file not found")
+    if p.is_dir():
+        raise BoardError(f"{p}: is a folder, not a board file")
+    if p.is_file():
         return p
+    if p.suffix == ".toml" or "/" in text or "\\" in text:
+        raise BoardError(f"{p}: board file not found")
     candidate = BOARDS_DIR / f"{name_or_path}.toml"
     if candidate.is_file():
         return candidate
@@ -435,7 +460,7 @@ def resolve_board_path(name_or_path: str | Path) -> Path:
 
 
 def _err(path: Path, field: str, expected: str) -> BoardError:
-    return BoardError(f"{path}: field `{field}`: expected {expected}")
+    return BoardError(f"{path}: field {field}: expected {expected}")
 
 
 def _rect(path: Path, field: str, r: Rect4) -> Rect:
@@ -515,6 +540,62 @@ def _build_castle(path: Path, cs: _CastleSection, seat: int, die_size: float) ->
         side_walls=side,
         outward=outward,
     )
+
+
+def _check_layout(
+    path: Path,
+    castles: tuple[Castle, ...],
+    holes: tuple[Point, ...],
+    n_ring: int,
+    half: float,
+    die_size: float,
+    pin_radius: float,
+) -> None:
+    """Everything on the board and nothing inside a wall that must not be."""
+
+    def within(r: Rect) -> bool:
+        return max(abs(r.x0), abs(r.x1), abs(r.y0), abs(r.y1)) <= half + 1e-9
+
+    c = castles[0]  # the castle is given once: seat 0's copy names the fields
+    if not c.gateways:
+        raise _err(path, "castle.gateways", "at least one gateway")
+    for field, rects in (
+        ("castle.walls", [w.rect for w in c.walls]),
+        ("castle.side_walls", [w.rect for w in c.side_walls]),
+        ("castle.gateways", list(c.gateways)),
+        ("castle.courtyard", [c.courtyard]),
+        ("castle.moat", [c.moat]),
+        ("castle.three_player_wall", [c.three_player_wall.rect]),
+    ):
+        for i, r in enumerate(rects):
+            if not within(r):
+                raise _err(
+                    path, f"{field}[{i}]", f"a rectangle within the board (|x|, |y| <= {half:g})"
+                )
+    h = die_size / 2.0
+    for i, area in enumerate(c.front_areas):
+        for spot in (area.high, area.low):
+            name = f"castle.front_areas[{i}].{spot.crenelation.value}"
+            if abs(spot.x) > half - h or abs(spot.y) > half - h:
+                raise _err(
+                    path, name, f"a launch spot with the die on the board, got {[spot.x, spot.y]}"
+                )
+            for w in c.walls:
+                r = w.rect
+                if r.x0 - h < spot.x < r.x1 + h and r.y0 - h < spot.y < r.y1 + h:
+                    raise _err(path, name, "a launch spot whose die clears the castle walls")
+    seen: dict[tuple[float, float], int] = {}
+    walls = [w.rect for k in castles for w in k.walls]
+    for i, (x, y) in enumerate(holes):
+        name = f"field.holes[{i - n_ring}]" if i >= n_ring else "center_ring.radius_mm"
+        if not (abs(x) < half and abs(y) < half):
+            raise _err(path, name, f"holes on the board, got {[x, y]}")
+        if (x, y) in seen:
+            raise _err(path, name, f"distinct holes; [{x:g}, {y:g}] is given twice")
+        seen[(x, y)] = i
+        for r in walls:
+            if r.contains(x, y, -pin_radius):
+                raise _err(path, name, f"a hole clear of the castle walls, got {[x, y]}")
 
 
 def load_board(name_or_path: str | Path = "standard") -> Board:
@@ -620,10 +701,9 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
         _positive(path, "siege_engine.width_mm", f.siege_engine.width_mm),
         _positive(path, "siege_engine.launch_height_mm", f.siege_engine.launch_height_mm),
     )
-    for c in castles:
-        for w in c.walls:
-            if max(abs(w.rect.x0), abs(w.rect.x1), abs(w.rect.y0), abs(w.rect.y1)) > half + 1e-9:
-                raise _err(path, "castle.walls", f"walls within the board (half size {half} mm)")
+    _check_layout(path, castles, all_holes, n, half, die.size_mm, pin.radius_mm)
+    if siege.width_mm >= size:
+        raise _err(path, "siege_engine.width_mm", f"less than the board size {size:g} mm")
     return Board(
         name=f.name,
         description=f.description,
@@ -645,15 +725,23 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
 
 def _explain_msgspec(msg: str) -> str:
     """Turn msgspec's ``Expected `float`, got `str` - at `$.die.size_mm```
-    into ``field `die.size_mm`: expected float, got str``."""
+    into ``field die.size_mm: expected float, got str`` (no backticks, the
+    expected value spelled out for a fixed string such as ``format``)."""
+    where = ""
     if " - at `$" in msg:
-        what, _, where = msg.partition(" - at `$")
-        field = where.rstrip("`").lstrip(".")
-        return f"field `{field}`: {what[0].lower()}{what[1:]}".replace("`", "") if field else msg
+        msg, _, at = msg.partition(" - at `$")
+        where = at.rstrip("`").lstrip(".")
     if msg.startswith("Object missing required field"):
-        return (
-            "missing field "
-            + msg.split("`")[1]
-            + (" in " + msg.split("`$")[1].rstrip("`").lstrip(".") if "`$" in msg else "")
-        )
-    return msg
+        name = msg.split("`")[1]
+        field = f"{where}.{name}" if where else name
+        return f"missing field {field}"
+    if msg.startswith("Object contains unknown field"):
+        name = msg.split("`")[1]
+        field = f"{where}.{name}" if where else name
+        return f"unknown field {field}"
+    if msg.startswith("Invalid enum value") and where in ("format", "version"):
+        expected = "'warlords-board'" if where == "format" else "1"
+        got = msg.partition("value ")[2]
+        return f"field {where}: expected {expected}, got {got}"
+    text = (msg[0].lower() + msg[1:]).replace("`", "")
+    return f"field {where}: {text}" if where else text

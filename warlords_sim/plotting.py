@@ -311,10 +311,18 @@ def draw_board(
             )
         for area in castle.front_areas:
             for spot, filled in ((area.high, True), (area.low, False)):
+                # triangles pointing out of the castle: not to be taken for pins
+                ox, oy = castle.outward
+                px, py = -oy, ox
+                tri = [
+                    (spot.x + ox * 3.4, spot.y + oy * 3.4),
+                    (spot.x - ox * 2.2 + px * 3.0, spot.y - oy * 2.2 + py * 3.0),
+                    (spot.x - ox * 2.2 - px * 3.0, spot.y - oy * 2.2 - py * 3.0),
+                ]
                 ax.add_patch(
-                    Circle(
-                        (spot.x, spot.y),
-                        2.6,
+                    Polygon(
+                        tri,
+                        closed=True,
                         facecolor=_TEXT if filled else "white",
                         edgecolor=_TEXT,
                         linewidth=0.8,
@@ -351,7 +359,10 @@ def draw_board(
         )
     if side_walls:
         for castle in board.castles:
-            for wall in castle.side_walls:
+            walls = list(castle.side_walls)
+            if castle.seat == closed_seat:
+                walls.append(castle.edge_gap_wall)  # as the physics closes it
+            for wall in walls:
                 ax.add_patch(
                     _rect_patch(
                         wall.rect,
@@ -465,7 +476,7 @@ def _legend_handles(side_walls: bool, closed: bool, engine: bool) -> tuple[list[
         Line2D(
             [],
             [],
-            marker="o",
+            marker="^",
             linestyle="none",
             markerfacecolor=_TEXT,
             markeredgecolor=_TEXT,
@@ -474,7 +485,7 @@ def _legend_handles(side_walls: bool, closed: bool, engine: bool) -> tuple[list[
         Line2D(
             [],
             [],
-            marker="o",
+            marker="^",
             linestyle="none",
             markerfacecolor="white",
             markeredgecolor=_TEXT,
@@ -659,28 +670,41 @@ def landing_plot(
         cax = fig.add_axes((0.495, 0.16, 0.012, 0.66))
         fig.colorbar(image, cax=cax, label="dice per 5 mm bin")
     elif n:
-        ax_b.scatter(xy[:, 0], xy[:, 1], s=6, c="black", alpha=0.35, linewidths=0, zorder=20)
+        size, alpha = (6, 0.35) if n >= 20 else (40, 0.9)
+        ax_b.scatter(xy[:, 0], xy[:, 1], s=size, c="black", alpha=alpha, linewidths=0, zorder=20)
     ax_b.set_title(f"landing points (n = {n})", fontsize=10)
 
     counts = np.bincount(f, minlength=7)[1:7]
     ax_f.bar(np.arange(1, 7), counts, color="#7d8fa8", edgecolor="#33414f", width=0.7)
     expected = n / 6.0
-    sd = math.sqrt(n * (1.0 / 6.0) * (5.0 / 6.0))
-    ax_f.axhspan(
-        expected - 1.96 * sd, expected + 1.96 * sd, color="#e07a5f", alpha=0.15, label="95 % band"
-    )
-    ax_f.axhline(expected, color="#c0392b", linewidth=1.5, label=f"uniform: n/6 = {expected:.1f}")
+    # the uniform band and the chi-square test need enough dice to mean
+    # anything (every expected count at least 5)
+    tested = n >= 30
+    if tested:
+        sd = math.sqrt(n * (1.0 / 6.0) * (5.0 / 6.0))
+        ax_f.axhspan(
+            max(expected - 1.96 * sd, 0.0),
+            expected + 1.96 * sd,
+            color="#e07a5f",
+            alpha=0.15,
+            label="95 % band",
+        )
+        ax_f.axhline(
+            expected, color="#c0392b", linewidth=1.5, label=f"uniform: n/6 = {expected:.1f}"
+        )
+    ax_f.set_ylim(bottom=0.0)
     ax_f.set_xticks(range(1, 7))
     ax_f.set_xlabel("face up")
     ax_f.set_ylabel("dice")
-    sub = "faces"
-    if n:
+    sub = f"faces (n = {n}; too few for a test of uniformity)" if n else "faces"
+    if tested:
         from scipy.stats import chisquare
 
         stat, p = chisquare(counts)
         sub = f"faces: chi-square {float(stat):.2f}, p = {float(p):.3f}"
     ax_f.set_title(sub, fontsize=10)
-    ax_f.legend(fontsize=8, loc="lower right")
+    if tested:
+        ax_f.legend(fontsize=8, loc="lower right")
     if title:
         fig.suptitle(title, fontsize=12)
     out = Path(path)

@@ -16,10 +16,11 @@ from warlords_sim.physics.types import (
     Region,
     RegionKind,
 )
-from warlords_sim.physics.world import MAX_FLICK_SPEED, TIMESTEP, World, WorldError
+from warlords_sim.physics.world import MAX_FLICK_SPEED, MAX_FLICK_SPIN, TIMESTEP, World, WorldError
 
 __all__ = [
     "MAX_FLICK_SPEED",
+    "MAX_FLICK_SPIN",
     "TIMESTEP",
     "DiePose",
     "Event",

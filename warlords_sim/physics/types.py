@@ -68,6 +68,16 @@ class Flick:
     start: tuple[float, float] | None = None
     height_mm: float = 0.0
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.launch, LaunchKind):
+            try:  # accept the kind's name, e.g. "high"
+                object.__setattr__(self, "launch", LaunchKind(self.launch))
+            except ValueError:
+                kinds = ", ".join(k.value for k in LaunchKind)
+                raise FlickError(
+                    f"unknown launch kind {self.launch!r}; expected one of {kinds}"
+                ) from None
+
     @property
     def speed(self) -> float:
         """Speed of the flick, mm/s."""

@@ -39,7 +39,7 @@ import numpy as np
 import pymunk
 from numpy.typing import NDArray
 
-from warlords_sim.board import Board, Castle, Rect, Wall
+from warlords_sim.board import Board, Wall
 from warlords_sim.physics import impact as imp
 from warlords_sim.physics.orientation import (
     face_up,
@@ -58,12 +58,15 @@ from warlords_sim.physics.types import (
     LaunchKind,
 )
 
-__all__ = ["MAX_FLICK_SPEED", "TIMESTEP", "World", "WorldError"]
+__all__ = ["MAX_FLICK_SPEED", "MAX_FLICK_SPIN", "TIMESTEP", "World", "WorldError"]
 
 #: Physics timestep, s.
 TIMESTEP = 1.0 / 240.0
 #: Largest flick speed accepted, mm/s (see the module docstring for why).
 MAX_FLICK_SPEED = 2000.0
+#: Largest flick spin accepted, rad/s (about 30 turns a second; a finger
+#: gives far less, and a faster die would turn more than 45 degrees a step).
+MAX_FLICK_SPIN = 200.0
 #: A bounce leaving less vertical speed than this (mm/s) ends the bouncing
 #: (the next hop would rise under 0.2 mm).
 REST_BOUNCE_SPEED = 60.0
@@ -134,22 +137,6 @@ class _Pending:
 
     trips: list[tuple[int, float, float, float]] = field(default_factory=list)
     kicks: list[tuple[int, float, float, float, float, float]] = field(default_factory=list)
-
-
-def _edge_gap_wall(castle: Castle) -> Wall:
-    """A side wall along the board edge where the castle would stand: as
-    thick and tall as the castle's side walls, as wide as its footprint."""
-    fp = castle.footprint
-    side = castle.side_walls[0]
-    t = min(side.rect.width, side.rect.height)
-    ox, oy = castle.outward  # points from the edge into the board
-    if ox == 0.0:
-        y0 = fp.y0 if oy > 0 else fp.y1 - t
-        rect = Rect(fp.x0, y0, fp.x1, y0 + t)
-    else:
-        x0 = fp.x0 if ox > 0 else fp.x1 - t
-        rect = Rect(x0, fp.y0, x0 + t, fp.y1)
-    return Wall(rect, side.height_mm)
 
 
 def _rz(angle: float) -> NDArray[np.float64]:
@@ -266,11 +253,20 @@ class World:
                 if castle.seat not in seats and castle.side_walls:
                     # no castle's back wall here: close the edge behind the
                     # three-player wall too, so the side walls run unbroken
-                    self._walls.append(self._add_box(_edge_gap_wall(castle), _WALL_TYPE))
+                    self._walls.append(self._add_box(castle.edge_gap_wall, _WALL_TYPE))
 
     def set_walls(self, castle_seats: Sequence[int], side_walls: bool) -> None:
-        """Change which castles stand and whether the side walls stand."""
-        self.castle_seats = tuple(sorted(castle_seats))
+        """Change which castles stand and whether the side walls stand.
+
+        Raises:
+            WorldError: a seat not in 0..3, or a seat given twice.
+        """
+        seats = tuple(sorted(castle_seats))
+        if len(set(seats)) != len(seats) or any(
+            not 0 <= k < len(self.board.castles) for k in seats
+        ):
+            raise WorldError(f"castle seats must be distinct seats 0..3, got {list(castle_seats)}")
+        self.castle_seats = seats
         self.side_walls = side_walls
         self._poses.clear()
         self._build_static()
@@ -316,7 +312,19 @@ class World:
         self.space.remove(shape)
 
     def set_pins(self, holes: Iterable[int]) -> None:
-        """Replace all pins by pins in ``holes``."""
+        """Replace all pins by pins in ``holes``.
+
+        Raises:
+            WorldError: a hole out of range or given twice (nothing changed).
+        """
+        wanted = list(holes)
+        if len(set(wanted)) != len(wanted) or any(
+            not 0 <= h < len(self.board.holes) for h in wanted
+        ):
+            raise WorldError(
+                f"pins need distinct holes 0..{len(self.board.holes) - 1}, got {wanted}"
+            )
+        holes = wanted
         for hole in list(self._pins):
             self.remove_pin(hole)
         for hole in holes:
@@ -330,7 +338,16 @@ class World:
         return self._engine_xy
 
     def place_siege_engine(self, x: float, y: float) -> None:
-        """Place the siege engine (a square block) centred at (x, y) mm."""
+        """Place the siege engine (a square block) centred at (x, y) mm.
+
+        Raises:
+            WorldError: the place is not finite or the engine would stick out
+                of the board (find a place with :meth:`free_spot_near`).
+        """
+        self._check_point(x, y, "siege engine position")
+        half = self.board.half_size_mm - self.board.siege_engine.width_mm / 2.0
+        if abs(x) > half or abs(y) > half:
+            raise WorldError(f"a siege engine at ({x:g}, {y:g}) mm would stick out of the board")
         self.remove_siege_engine()
         w = self.board.siege_engine.width_mm / 2.0
         shape = pymunk.Poly(
@@ -364,13 +381,20 @@ class World:
         count; rulebook, The Siege Engine). Searched on rings of 2 mm steps.
 
         Raises:
-            WorldError: no free place within the board.
+            WorldError: the point is not finite, the width not positive, or
+                no free place within the board.
         """
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise WorldError(f"free_spot_near needs a finite point, got ({x}, {y})")
+        if not (math.isfinite(width) and width > 0.0):
+            raise WorldError(f"free_spot_near needs a positive width in mm, got {width}")
         half = self.board.half_size_mm - width / 2.0
         probe = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
         w = width / 2.0
         box = pymunk.Poly(probe, [(-w, -w), (w, -w), (w, w), (-w, w)])
-        box.filter = pymunk.ShapeFilter(categories=0, mask=pymunk.ShapeFilter.ALL_MASKS())
+        box.filter = pymunk.ShapeFilter(
+            categories=self._all_mask, mask=pymunk.ShapeFilter.ALL_MASKS()
+        )
 
         def free(px: float, py: float) -> bool:
             if abs(px) > half or abs(py) > half:
@@ -413,12 +437,50 @@ class World:
         """Put die ``die`` at rest at (x, y) mm with ``face`` up, turned ``angle`` rad.
 
         Raises:
-            WorldError: the id is taken, or the place is off the board.
+            WorldError: the id is taken, the place is off the board, or the
+                die would overlap a wall, pin, die or the siege engine there.
             ValueError: face not in 1..6.
         """
+        self._create_die(die, x, y, face, angle)
+        blocker = self._overlap(self._dice[die])
+        if blocker is not None:
+            self.remove_die(die)
+            raise WorldError(f"a die at ({x:g}, {y:g}) mm would overlap {blocker}")
+
+    def _overlap(self, d: _Die) -> str | None:
+        """What die ``d`` overlaps where it stands (by more than 0.1 mm), or None.
+
+        Probed with a square 0.1 mm smaller all round, so dice merely
+        touching (and pymunk's zero-depth reports of coincident edges) do not
+        count."""
+        probe = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
+        probe.position = d.body.position
+        probe.angle = d.body.angle
+        h = self._size / 2.0 - 0.1
+        box = pymunk.Poly(probe, [(-h, -h), (h, -h), (h, h), (-h, h)])
+        box.filter = pymunk.ShapeFilter(
+            categories=self._all_mask, mask=pymunk.ShapeFilter.ALL_MASKS()
+        )
+        box.cache_bb()
+        for hit in self.space.shape_query(box):
+            other = hit.shape
+            if other is None or other is d.shape:
+                continue
+            if other.collision_type == _DIE_TYPE:
+                return f"die {self._shape_die.get(other)}"
+            if other.collision_type == _PIN_TYPE:
+                return "a pin"
+            if other.collision_type == _ENGINE_TYPE:
+                return "the siege engine"
+            return "a wall"
+        return None
+
+    def _create_die(self, die: int, x: float, y: float, face: int, angle: float) -> None:
         if die in self._dice:
             raise WorldError(f"die {die} is already in the world")
         self._check_point(x, y, "die position")
+        if not math.isfinite(angle):
+            raise WorldError(f"die angle must be a finite number of radians, got {angle}")
         spec = self.board.die
         a = spec.size_mm
         moment = spec.mass_g * a * a / 6.0
@@ -463,6 +525,8 @@ class World:
         """
         d = self._get(die)
         self._check_point(x, y, "die position")
+        if angle is not None and not math.isfinite(angle):
+            raise WorldError(f"die angle must be a finite number of radians, got {angle}")
         d.body.position = (x, y)
         if angle is not None:
             d.body.angle = angle
@@ -1090,8 +1154,13 @@ class World:
                 raise FlickError(f"flick {name} must be a finite number, got {v}")
         if flick.speed > MAX_FLICK_SPEED * (1.0 + 1e-12):  # a unit vector times the max is fine
             raise FlickError(
-                f"flick speed {flick.speed:.1f} mm/s is over the maximum of "
+                f"flick speed {flick.speed:.10g} mm/s is over the maximum of "
                 f"{MAX_FLICK_SPEED:.0f} mm/s"
+            )
+        if abs(flick.spin) > MAX_FLICK_SPIN:
+            raise FlickError(
+                f"flick spin {flick.spin:.10g} rad/s is over the maximum of "
+                f"{MAX_FLICK_SPIN:.0f} rad/s"
             )
         if not math.isfinite(flick.height_mm) or flick.height_mm < 0:
             raise FlickError(f"launch height must be >= 0 mm, got {flick.height_mm}")
@@ -1129,7 +1198,7 @@ class World:
         self._moved = set()
         sx, sy = flick.start if flick.start is not None else (0.0, 0.0)
         if flick.die not in self._dice:
-            self.add_die(flick.die, sx, sy, face if face is not None else 1)
+            self._create_die(flick.die, sx, sy, face if face is not None else 1, 0.0)
         d = self._dice[flick.die]
         if face is not None:
             d.r_rel = with_face_up(face)
