@@ -7,6 +7,7 @@ input errors end with one line on stderr and exit status 2 (see
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -50,6 +51,34 @@ class _Main(click.Group):
         except EXPECTED_ERRORS as e:
             fail(e)
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command; a usage error (an unknown option, a value out of
+        range) prints one line and exits 2, like every other input error."""
+        if kwargs.get("standalone_mode", True) is False:
+            return super().main(*args, **kwargs)
+        kwargs["standalone_mode"] = False
+        try:
+            rv = super().main(*args, **kwargs)
+        except click.exceptions.NoArgsIsHelpError as e:
+            click.echo(e.ctx.get_help() if e.ctx is not None else e.format_message())
+            sys.exit(0)
+        except click.UsageError as e:
+            where = f"{e.ctx.command_path}: " if e.ctx is not None else ""
+            hint = f" (see '{e.ctx.command_path} --help')" if e.ctx is not None else ""
+            click.echo(
+                f"{PROG}: error: {where}{' '.join(e.format_message().split())}{hint}", err=True
+            )
+            sys.exit(e.exit_code)
+        except click.ClickException as e:
+            click.echo(f"{PROG}: error: {' '.join(e.format_message().split())}", err=True)
+            sys.exit(e.exit_code)
+        except click.exceptions.Exit as e:
+            sys.exit(e.exit_code)
+        except click.Abort:
+            click.echo(f"{PROG}: aborted", err=True)
+            sys.exit(130)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
 
 @click.group(
     name=PROG,
@@ -65,11 +94,17 @@ def main() -> None:
 def _register() -> None:
     from warlords_sim.cli.board_cmd import board
     from warlords_sim.cli.flick_cmd import flick
+    from warlords_sim.cli.play_cmd import play
+    from warlords_sim.cli.replay_cmd import replay
     from warlords_sim.cli.simulate_cmd import simulate
+    from warlords_sim.cli.variants_cmd import variants
 
     main.add_command(board)
     main.add_command(flick)
+    main.add_command(play)
+    main.add_command(replay)
     main.add_command(simulate)
+    main.add_command(variants)
 
 
 _register()

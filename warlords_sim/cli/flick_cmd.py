@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 import click
 import numpy as np
@@ -21,6 +23,7 @@ from warlords_sim.board import Board, BoardError, Crenelation
 from warlords_sim.cli._common import board_option, fail
 from warlords_sim.physics import (
     MAX_FLICK_SPEED,
+    MAX_FLICK_SPIN,
     Flick,
     FlickError,
     FlickResult,
@@ -35,6 +38,25 @@ from warlords_sim.physics.types import EventKind
 __all__ = ["TrialResult", "flick", "run_trials", "setup_world"]
 
 _DIE = 0
+#: Most trials one command runs.
+MAX_TRIALS = 1_000_000
+
+
+def _check_writable(path: str, option: str, suffix: str) -> None:
+    """Fail now, before any work, if ``path`` cannot be written."""
+    p = Path(path)
+    if not p.name.lower().endswith(suffix):
+        fail(
+            f"{option} writes a {suffix[1:].upper()} file: "
+            f"give a path ending in {suffix}, got {path!r}"
+        )
+    if p.is_dir():
+        fail(f"{option}: {path} is a folder")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        fail(f"{option}: cannot write {path}: folder {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        fail(f"{option}: cannot write {path}: permission denied")
 
 
 @dataclass(frozen=True)
@@ -153,12 +175,15 @@ def run_trials(
     trials: int = 1,
     noise: float = 0.0,
     progress: bool = False,
+    on_result: Callable[[TrialResult], None] | None = None,
 ) -> list[TrialResult]:
     """Run ``trials`` flicks of one die from the same start.
 
     Trial i uses ``numpy.random.default_rng(seed + i)``: the speed is
     multiplied by (1 + normal(0, noise)) and the direction turned by
     normal(0, noise) rad; a noisy speed over the maximum is clamped to it.
+    Without noise every trial flicks at exactly ``velocity``.
+    ``on_result`` is called with each trial as it finishes (to stream output).
 
     Raises:
         FlickError: bad flick inputs (NaN, speed over the maximum, ...).
@@ -193,12 +218,12 @@ def run_trials(
             indices, description="flicking", console=Console(stderr=True), transient=True
         )
     for i in iterator:
-        rng = np.random.default_rng(seed + i)
-        speed, heading = speed0, heading0
+        v = velocity
         if noise > 0.0:
+            rng = np.random.default_rng(seed + i)
             speed = min(speed0 * (1.0 + rng.normal(0.0, noise)), MAX_FLICK_SPEED)
             heading = heading0 + rng.normal(0.0, noise)
-        v = (speed * math.cos(heading), speed * math.sin(heading))
+            v = (speed * math.cos(heading), speed * math.sin(heading))
         world = fresh()
         fl = Flick(
             _DIE,
@@ -209,7 +234,10 @@ def run_trials(
             height,
         )
         res = world.flick(fl, face=face)
-        out.append(_trial(i, seed + i, v, res))
+        result = _trial(i, seed + i, v, res)
+        out.append(result)
+        if on_result is not None:
+            on_result(result)
     return out
 
 
@@ -280,14 +308,18 @@ Start with exactly one of:
                     low|high (default high)
 
 \b
-With --trials N --noise S, trial i uses seed N+i: the speed is multiplied
-by (1 + normal(0, S)) and the direction turned by normal(0, S) rad.
+With --trials N --noise S, trial i (0, 1, ..., N-1) draws its hand noise
+from seed SEED+i (--seed, default 0): the speed is multiplied by
+(1 + normal(0, S)) and the direction turned by normal(0, S) rad. Without
+--noise every trial is the same flick. --plot overwrites OUT.png.
+The maximum spin is {MAX_FLICK_SPIN:.0f} rad/s.
 
 \b
 Examples:
   warlords-sim flick --at 0,-120 --velocity 600,0
   warlords-sim flick --from 0:2 --velocity 0,900 --trials 3000 --noise 0.05
   warlords-sim flick --from 0:2 --velocity 0,900 --trials 500 --noise 0.05 --plot land.png
+  warlords-sim flick --at 0,-120 --velocity 600,0 --record shot.jsonl
 """
 
 
@@ -304,13 +336,32 @@ Examples:
 )
 @click.option("--face", default=1, show_default=True, type=int, help="Face up at launch, 1-6.")
 @board_option
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of trial 0.")
-@click.option("--trials", default=1, show_default=True, type=int, help="Number of trials.")
 @click.option(
-    "--noise", default=0.0, show_default=True, type=float, help="Hand noise S (see above)."
+    "--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Seed of trial 0."
+)
+@click.option(
+    "--trials",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, MAX_TRIALS),
+    help="Number of trials.",
+)
+@click.option(
+    "--noise",
+    default=0.0,
+    show_default=True,
+    type=float,
+    help="Hand noise S in [0, 1] (see above).",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object a line per trial.")
 @click.option("--plot", metavar="OUT.png", help="Landing heatmap and face histogram (PNG).")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress bar on stderr [default: on a terminal, for 20 trials or more].",
+)
+@click.option("--record", metavar="PATH", help="Record the flick as a sandbox replay.")
+@click.option("--force", is_flag=True, help="With --record: overwrite an existing file.")
 def flick(
     at: str | None,
     from_: str | None,
@@ -324,6 +375,9 @@ def flick(
     noise: float,
     as_json: bool,
     plot: str | None,
+    progress: bool | None,
+    record: str | None,
+    force: bool,
 ) -> None:
     if (at is None) == (from_ is None):
         fail("give exactly one of --at X,Y or --from SEAT:AREA")
@@ -332,14 +386,14 @@ def flick(
         fail(f"--spin must be a finite number, got {spin}")
     if face not in range(1, 7):
         fail(f"--face must be 1-6, got {face}")
-    if trials < 1:
-        fail(f"--trials must be at least 1, got {trials}")
-    if not (math.isfinite(noise) and noise >= 0.0):
-        fail(f"--noise must be a number >= 0, got {noise}")
+    if not (math.isfinite(noise) and 0.0 <= noise <= 1.0):
+        fail(f"--noise must be a number in [0, 1], got {noise}")
+    if abs(spin) > MAX_FLICK_SPIN:
+        fail(f"--spin {spin:.10g} rad/s is over the maximum of {MAX_FLICK_SPIN:.0f} rad/s")
     speed = math.hypot(*v)
     if speed > MAX_FLICK_SPEED:
         fail(
-            f"--velocity {speed:.1f} mm/s is over the maximum flick speed "
+            f"--velocity {speed:.10g} mm/s is over the maximum flick speed "
             f"{MAX_FLICK_SPEED:.0f} mm/s"
         )
     seat_area: tuple[int, int] | None = None
@@ -361,8 +415,14 @@ def flick(
         assert at is not None
         at_xy = _pair(at, "--at")
         kind = LaunchKind(launch or "table")
-    if plot is not None and not plot.lower().endswith(".png"):
-        fail(f"--plot writes a PNG: give a path ending in .png, got {plot!r}")
+    if plot is not None:
+        _check_writable(plot, "--plot", ".png")
+    if record is not None and trials != 1:
+        fail(f"--record records one flick: drop --trials {trials}")
+    if record is not None:
+        from warlords_sim.cli.replay_cmd import open_sandbox_recorder, record_flick
+
+        rec = open_sandbox_recorder(record, board, force)
     try:
         results = run_trials(
             board,
@@ -375,16 +435,31 @@ def flick(
             seed=seed,
             trials=trials,
             noise=noise,
-            progress=trials >= 20 and sys.stderr.isatty(),
+            progress=(trials >= 20 and sys.stderr.isatty()) if progress is None else progress,
+            on_result=(lambda r: click.echo(json.dumps(r.as_json()))) if as_json else None,
         )
     except (FlickError, WorldError) as e:
+        if record is not None:
+            rec.close()
+            Path(record).unlink()
         fail(e)
-    if as_json:
-        for r in results:
-            click.echo(json.dumps(r.as_json()))
-    else:
+    if record is not None:
+        record_flick(rec, board, at_xy, seat_area, kind, results[0], spin, face)
+    if not as_json:  # --json lines went out as the trials finished
         where = f"--from {from_}" if from_ else f"--at {at}"
-        click.echo(_summary(results, f"flick {where} --velocity {velocity} --launch {kind.value}"))
+        extra = "".join(
+            f" {name} {value}"
+            for name, value, default in (
+                ("--spin", spin, 0.0),
+                ("--face", face, 1),
+                ("--seed", seed, 0),
+                ("--trials", trials, 1),
+                ("--noise", noise, 0.0),
+            )
+            if value != default
+        )
+        label = f"flick {where} --velocity {velocity} --launch {kind.value}{extra}"
+        click.echo(_summary(results, label))
     if plot is not None:
         from warlords_sim.plotting import landing_plot
 

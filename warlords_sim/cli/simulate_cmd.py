@@ -27,6 +27,7 @@ Players sit at seats 0 bottom, 1 left, 2 top, 3 right (two players: 0 and
 Examples:
   warlords-sim simulate --players 3 --bots aim,random,aim --seed 7
   warlords-sim simulate --variant wall2 --json
+  warlords-sim simulate --players 2 --seed 3 --record game.jsonl
 """
 
 
@@ -62,21 +63,22 @@ def _table(data: dict[str, Any]) -> None:
     for p in range(n):
         table.add_column(f"P{p} dmg", justify="right")
     table.add_column("flicks", justify="right")
-    table.add_column("eliminated", justify="right")
-    table.add_column("ended by")
+    table.add_column("off board " + " ".join(f"P{p}" for p in range(n)), justify="right")
+    table.add_column("ended by", overflow="fold")
     for r in data["rounds"]:
-        how = r["ended_by"] if r["out_player"] is None else f"P{r['out_player']} out"
+        how = r["ended_by"] if r["out_player"] is None else f"P{r['out_player']} had no dice"
         table.add_row(
             str(r["round"]),
             f"P{r['first_player']}",
             *(str(d) for d in r["damage"]),
             str(r["flicks"]),
             " ".join(str(e) for e in r["eliminated"]),
-            how + (" (side walls)" if r["side_walls"] else ""),
+            how + (", side walls up" if r["side_walls"] else ""),
         )
     table.add_section()
     table.add_row("total", "", *(str(t) for t in data["totals"]), str(data["flicks"]), "", "")
-    console = Console()
+    # wide enough for four players even when piped (rich would use 80 columns)
+    console = Console(width=max(Console().width, 110))
     console.print(table)
     winners = data["winners"]
     if len(winners) == 1:
@@ -86,7 +88,13 @@ def _table(data: dict[str, Any]) -> None:
 
 
 @click.command("simulate", help=_HELP)
-@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option(
+    "--players",
+    type=click.IntRange(2, 4),
+    default=4,
+    show_default=True,
+    help="Number of players (2: seats 0 and 2; 3: seats 0, 1, 2, rotating).",
+)
 @click.option(
     "--bots",
     default="aim",
@@ -101,7 +109,13 @@ def _table(data: dict[str, Any]) -> None:
     show_default=True,
     help="Bots' hand steadiness in [0, 1] (1: no noise beyond a floor).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed: same seed, same game.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Seed: same seed, same game.",
+)
 @click.option(
     "--variant",
     type=click.Choice(["standard", "wall1", "wall2"]),
@@ -115,9 +129,17 @@ def _table(data: dict[str, Any]) -> None:
     default=None,
     help="House rules TOML file (see RULES.md).",
 )
-@click.option("--board", default="standard", show_default=True, metavar="NAME|PATH")
+@click.option(
+    "--board",
+    default="standard",
+    show_default=True,
+    metavar="NAME|PATH",
+    help="Board: a name from boards/ or a path to a board .toml file.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @click.option("--progress", is_flag=True, help="Show a progress bar on stderr.")
+@click.option("--record", metavar="PATH", help="Record the game as a replay (JSON Lines).")
+@click.option("--force", is_flag=True, help="With --record: overwrite an existing file.")
 def simulate(
     players: int,
     bots: str,
@@ -128,6 +150,8 @@ def simulate(
     board: str,
     as_json: bool,
     progress: bool,
+    record: str | None,
+    force: bool,
 ) -> None:
     try:
         the_board = load_board(board)
@@ -142,28 +166,48 @@ def simulate(
             raise ValueError(
                 f"--bots: expected 1 or {players} comma-separated names, got {len(names)}"
             )
-        policies = [make_bot(n, skill) for n in names]
+        try:
+            policies = [make_bot(n, skill) for n in names]
+        except ValueError as e:
+            raise ValueError(f"--bots/--skill: {e}") from e
     except (BoardError, HouseRulesError, ValueError, OSError) as e:
         fail(e)
+    rec = None
+    if record is not None:
+        from warlords_sim.replay import Recorder, ReplayError
+
+        try:
+            rec = Recorder.create(record, config, seed=seed, bots=names, skill=skill, force=force)
+        except ReplayError as e:
+            fail(e)
+
+    def on_outcome(state: GameState, outcome: Outcome) -> None:
+        if rec is not None:
+            rec.record(outcome.action, state, outcome)
 
     if progress:
+        from rich.console import Console
         from rich.progress import BarColumn, Progress, TextColumn
 
         with Progress(
             TextColumn("round {task.completed}/{task.total}"),
             BarColumn(),
             TextColumn("{task.fields[flicks]} flicks"),
+            console=Console(stderr=True),
             transient=True,
         ) as bar:
             task = bar.add_task("game", total=config.rounds, flicks=0)
 
             def tick(state: GameState, outcome: Outcome) -> None:
+                on_outcome(state, outcome)
                 bar.update(task, completed=len(state.history), flicks=state.flicks)
 
-            record = play_game(config, policies, seed, on_outcome=tick)
+            game = play_game(config, policies, seed, on_outcome=tick)
     else:
-        record = play_game(config, policies, seed)
-    data = summary(record.state, seed, names, skill)
+        game = play_game(config, policies, seed, on_outcome=on_outcome)
+    if rec is not None:
+        rec.finish(game)
+    data = summary(game.state, seed, names, skill)
     if as_json:
         click.echo(json.dumps(data))
     else:

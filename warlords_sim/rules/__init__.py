@@ -26,6 +26,7 @@ from warlords_sim.rules.game import (
     Location,
     Pending,
     PendingKind,
+    RoundCounts,
     RoundRecord,
 )
 from warlords_sim.rules.house_rules import HouseRules, load_house_rules
@@ -50,6 +51,7 @@ __all__ = [
     "PendingKind",
     "Physics",
     "RingPinMove",
+    "RoundCounts",
     "RoundRecord",
     "SapperPull",
     "SiegeShot",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from warlords_sim.physics.types import FlickResult, RegionKind
+from warlords_sim.physics.types import EventKind, Flick, FlickResult, RegionKind
 from warlords_sim.rules import abilities
 from warlords_sim.rules.actions import (
     Action,
@@ -30,7 +30,7 @@ from warlords_sim.rules.actions import (
     SpyMove,
     SupplyFlick,
 )
-from warlords_sim.rules.flicks import run_flick
+from warlords_sim.rules.flicks import physics_flick, run_flick
 from warlords_sim.rules.game import (
     GameConfig,
     GameState,
@@ -43,7 +43,7 @@ from warlords_sim.rules.physics_port import Physics, make_world
 from warlords_sim.rules.resolve import Placement, place_dice
 from warlords_sim.rules.rounds import end_round, new_game
 
-__all__ = ["Game", "Outcome", "apply"]
+__all__ = ["Game", "Launch", "Outcome", "apply", "begin", "finish"]
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,25 @@ def _out_player(state: GameState) -> int | None:
     return None
 
 
+def _count(
+    state: GameState,
+    action: Action,
+    result: FlickResult,
+    placement: Placement,
+    out: int | None,
+    player: int,
+) -> None:
+    """Statistics only (:class:`~warlords_sim.rules.game.RoundCounts`): siege
+    shots, exits over the side walls, a round ended by the final-die rule."""
+    counts = state.counts
+    if isinstance(action, SiegeShot):
+        counts.siege_shots += 1
+    over = {e.die for e in result.events if e.kind is EventKind.EXIT and e.over_wall}
+    counts.wall_exits += len(over)
+    if out is not None and out != player:
+        counts.final_die_end = any(state.config.owner(d) == out for d in placement.eliminated)
+
+
 def apply(state: GameState, action: Action) -> Outcome:
     """Apply ``action`` to ``state`` (mutated) and say what happened.
 
@@ -118,8 +137,18 @@ def apply(state: GameState, action: Action) -> Outcome:
         _end_turn(state)
         return Outcome(action, player)
     assert isinstance(action, SupplyFlick | BoardFlick | SiegeShot)
-    second = state.pending is not None
     result = run_flick(state, action)
+    return _settle(state, action, player, result)
+
+
+def _settle(
+    state: GameState,
+    action: SupplyFlick | BoardFlick | SiegeShot,
+    player: int,
+    result: FlickResult,
+) -> Outcome:
+    """The rules after ``player``'s flick has settled with ``result``."""
+    second = state.pending is not None
     state.second_flick = second
     state.pending = None
     state.turn_dice.append(result.flick.die)
@@ -127,6 +156,7 @@ def apply(state: GameState, action: Action) -> Outcome:
     state.flicks += 1
     placement = place_dice(state, result)
     out = _out_player(state)
+    _count(state, action, result, placement, out, player)
     record: RoundRecord | None = None
     if out is not None:
         record = end_round(state, "no_dice", out)
@@ -142,6 +172,51 @@ def apply(state: GameState, action: Action) -> Outcome:
     else:
         state.pending = pending
     return Outcome(action, player, result, placement, pending)
+
+
+@dataclass(frozen=True)
+class Launch:
+    """A checked flick whose physics the caller runs (see :func:`begin`).
+
+    Attributes:
+        action, player: the flick action and who took it.
+        flick: the physics flick to launch (``World.begin_flick(flick, face)``).
+        face: face up at launch of a die from the supply (None otherwise).
+    """
+
+    action: SupplyFlick | BoardFlick | SiegeShot
+    player: int
+    flick: Flick
+    face: int | None
+
+
+def begin(state: GameState, action: Action) -> Outcome | Launch:
+    """Like :func:`apply`, but a flick is only checked and launched, not run.
+
+    For a flick it returns the :class:`Launch`: the caller runs the physics
+    (``initial = world.begin_flick(launch.flick, launch.face)``, then
+    ``world.step()`` until ``world.settled``, then ``world.result(...)``;
+    exactly what ``World.flick`` does) and hands the result to
+    :func:`finish`. A siege shot's engine is placed in the physics here and
+    removed by :func:`finish`. Any other action is applied at once and its
+    :class:`Outcome` returned. Nothing else may touch ``state`` in between.
+
+    Raises:
+        IllegalActionError: as :func:`apply` (the state is then unchanged).
+    """
+    if not isinstance(action, SupplyFlick | BoardFlick | SiegeShot):
+        return apply(state, action)
+    check(state, action)
+    flick, face = physics_flick(state, action)
+    return Launch(action, state.active, flick, face)
+
+
+def finish(state: GameState, launch: Launch, result: FlickResult) -> Outcome:
+    """Finish the flick :func:`begin` launched, from its settled ``result``
+    (the same rules :func:`apply` runs after its flick)."""
+    if isinstance(launch.action, SiegeShot):
+        state.physics.remove_siege_engine()
+    return _settle(state, launch.action, launch.player, result)
 
 
 class Game:
@@ -176,6 +251,14 @@ class Game:
     def apply(self, action: Action) -> Outcome:
         """See :func:`apply`."""
         return apply(self.state, action)
+
+    def begin(self, action: Action) -> Outcome | Launch:
+        """See :func:`begin`."""
+        return begin(self.state, action)
+
+    def finish(self, launch: Launch, result: FlickResult) -> Outcome:
+        """See :func:`finish`."""
+        return finish(self.state, launch, result)
 
     def copy(self) -> Game:
         """An independent copy (state and physics)."""

@@ -17,7 +17,7 @@ from warlords_sim.rules.actions import BoardFlick, SiegeShot, SupplyFlick
 from warlords_sim.rules.errors import BadFlickError
 from warlords_sim.rules.game import GameState
 
-__all__ = ["run_flick", "siege_start"]
+__all__ = ["physics_flick", "run_flick", "siege_start"]
 
 
 def siege_start(
@@ -49,29 +49,43 @@ def siege_start(
     return (ex, ey), (sx, sy)
 
 
-def run_flick(state: GameState, action: SupplyFlick | BoardFlick | SiegeShot) -> FlickResult:
-    """Simulate the (already checked) flick; returns the settled result."""
-    phys = state.physics
+def physics_flick(
+    state: GameState, action: SupplyFlick | BoardFlick | SiegeShot
+) -> tuple[Flick, int | None]:
+    """The physics flick of the (already checked) action and the face up at
+    launch (a supply die's ``face``, else None).
+
+    A siege shot places the siege engine in the physics; the caller removes
+    it once the flick has settled (:func:`run_flick` does).
+    """
     b = state.board
     if isinstance(action, SupplyFlick):
         die = state.supply(state.active)[0]
         spot = b.launch_spot(state.seat_of(state.active), action.area, action.crenelation)
         launch = LaunchKind.HIGH if action.crenelation is Crenelation.HIGH else LaunchKind.LOW
         flick = Flick(die, action.velocity, action.spin, launch, (spot.x, spot.y), spot.height_mm)
-        return phys.flick(flick, face=action.face)
+        return flick, action.face
     if isinstance(action, BoardFlick):
-        return phys.flick(Flick(action.die, action.velocity, action.spin, LaunchKind.TABLE))
+        return Flick(action.die, action.velocity, action.spin, LaunchKind.TABLE), None
     engine, start = siege_start(state, action.die, action.velocity)
-    phys.place_siege_engine(*engine)
+    state.physics.place_siege_engine(*engine)
+    flick = Flick(
+        action.die,
+        action.velocity,
+        action.spin,
+        LaunchKind.SIEGE,
+        start,
+        b.siege_engine.launch_height_mm,
+    )
+    return flick, None
+
+
+def run_flick(state: GameState, action: SupplyFlick | BoardFlick | SiegeShot) -> FlickResult:
+    """Simulate the (already checked) flick; returns the settled result."""
+    phys = state.physics
+    flick, face = physics_flick(state, action)
     try:
-        flick = Flick(
-            action.die,
-            action.velocity,
-            action.spin,
-            LaunchKind.SIEGE,
-            start,
-            b.siege_engine.launch_height_mm,
-        )
-        return phys.flick(flick)
+        return phys.flick(flick, face=face)
     finally:
-        phys.remove_siege_engine()
+        if isinstance(action, SiegeShot):
+            phys.remove_siege_engine()

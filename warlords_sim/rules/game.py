@@ -28,6 +28,7 @@ __all__ = [
     "Location",
     "Pending",
     "PendingKind",
+    "RoundCounts",
     "RoundRecord",
 ]
 
@@ -128,6 +129,34 @@ class DieState:
 
 
 @dataclass
+class RoundCounts:
+    """Tallies of one round kept for statistics (``warlords-sim variants``);
+    no rule reads them.
+
+    Attributes:
+        siege_shots: flicks from the siege engine.
+        wall_exits: dice that left the board over the side walls (removed, or
+            returned to the supply when they left unlanded).
+        final_die_end: the round ended because a non-active player's final
+            die was knocked off the board (brief 4.4, the final-die rule).
+    """
+
+    siege_shots: int = 0
+    wall_exits: int = 0
+    final_die_end: bool = False
+
+    def copy(self) -> RoundCounts:
+        return RoundCounts(self.siege_shots, self.wall_exits, self.final_die_end)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "siege_shots": self.siege_shots,
+            "wall_exits": self.wall_exits,
+            "final_die_end": self.final_die_end,
+        }
+
+
+@dataclass
 class RoundRecord:
     """What happened in one finished round (per player lists, indexed by player)."""
 
@@ -142,6 +171,7 @@ class RoundRecord:
     ended_by: str  # "no_dice" or "flick_limit"
     out_player: int | None
     courtyard: list[tuple[int, int, int]] = field(default_factory=list)  # (die, seat, face)
+    counts: RoundCounts = field(default_factory=RoundCounts)  # statistics only
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -156,6 +186,7 @@ class RoundRecord:
             "ended_by": self.ended_by,
             "out_player": self.out_player,
             "courtyard": [list(c) for c in self.courtyard],
+            **self.counts.to_dict(),
         }
 
 
@@ -181,6 +212,7 @@ class GameState:
         side_walls: whether the side walls stand this round.
         totals: damage per player over the finished rounds.
         history: the finished rounds.
+        counts: this round's tallies for statistics (no rule reads them).
         over: the game is over; ``winners`` then holds the winner(s).
     """
 
@@ -204,6 +236,7 @@ class GameState:
     history: list[RoundRecord] = field(default_factory=list)
     over: bool = False
     winners: tuple[int, ...] = ()
+    counts: RoundCounts = field(default_factory=RoundCounts)
 
     def copy(self) -> GameState:
         """An independent copy (the physics world too)."""
@@ -238,11 +271,13 @@ class GameState:
                     r.ended_by,
                     r.out_player,
                     list(r.courtyard),
+                    r.counts.copy(),
                 )
                 for r in self.history
             ],
             over=self.over,
             winners=self.winners,
+            counts=self.counts.copy(),
         )
 
     # ------------------------------------------------------------ queries

@@ -193,7 +193,7 @@ def _check_velocity(v: tuple[float, float], spin: float) -> None:
     speed = math.hypot(*v)
     if speed <= 0.0:
         raise err.BadFlickError("a flick must move the die (dice cannot be pushed): speed is 0")
-    if speed > MAX_FLICK_SPEED:
+    if speed > MAX_FLICK_SPEED * (1.0 + 1e-12):  # a direction times the maximum rounds up
         raise err.BadFlickError(
             f"flick speed {speed:.1f} mm/s is over the maximum of {MAX_FLICK_SPEED:.0f} mm/s"
         )

@@ -10,7 +10,7 @@ castle's place walled. Wall variants 1 and 2.
 
 from __future__ import annotations
 
-from warlords_sim.rules.game import DieState, GameConfig, GameState, RoundRecord
+from warlords_sim.rules.game import DieState, GameConfig, GameState, RoundCounts, RoundRecord
 from warlords_sim.rules.physics_port import Physics
 from warlords_sim.rules.scoring import (
     courtyard_dice,
@@ -70,6 +70,7 @@ def start_round(state: GameState, rnd: int, first_player: int) -> None:
     state.round_flicks = 0
     state.eliminated = [0] * config.players
     state.pulled_pins = 0
+    state.counts = RoundCounts()
 
 
 def end_round(state: GameState, ended_by: str, out_player: int | None) -> RoundRecord:
@@ -88,6 +89,7 @@ def end_round(state: GameState, ended_by: str, out_player: int | None) -> RoundR
         ended_by=ended_by,
         out_player=out_player,
         courtyard=courtyard_dice(state),
+        counts=state.counts.copy(),
     )
     state.history.append(record)
     state.totals = [t + d for t, d in zip(state.totals, damage, strict=True)]

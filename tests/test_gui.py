@@ -1,0 +1,347 @@
+"""The window, tested as a person would use it, under Xvfb (see gui_display).
+
+The board is drawn (the castles' colours checked in a screenshot), a
+synthetic drag on a supply die flicks it, a real X pointer driven by xdotool
+flicks one, cancelling works, every ability prompt is reachable and usable,
+and a bot's flick animates frame by frame."""
+
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from gui_display import display  # noqa: F401  (the session fixture)
+
+from warlords_sim.board import Crenelation, load_board
+from warlords_sim.bots import make_bot
+from warlords_sim.plotting import SEAT_COLOURS
+from warlords_sim.rules import GameConfig, HouseRules, Location, Pending, PendingKind
+from warlords_sim.rules.legal import open_holes
+
+BOARD = load_board("standard")
+LEFT, RIGHT = 1, 4  # pyglet.window.mouse.LEFT, RIGHT
+
+
+@pytest.fixture(scope="module")
+def pyglet_mod(display: str) -> Any:  # noqa: F811
+    import pyglet
+
+    pyglet.options["shadow_window"] = False
+    pyglet.options["vsync"] = False
+    return pyglet
+
+
+def _controller(players: int = 2, bots: dict[int, Any] | None = None, **kw: Any) -> Any:
+    from warlords_sim.gui.controller import GameController
+
+    config = GameConfig(BOARD, players, HouseRules())
+    return GameController(config, bots or {}, bot_delay=0.0, **kw)
+
+
+@pytest.fixture
+def window(pyglet_mod: Any) -> Iterator[Any]:
+    from warlords_sim.gui.app import PlayWindow
+
+    w = PlayWindow(_controller(4), 1100, 800)
+    w.dispatch_events()
+    yield w
+    w.close()
+
+
+def _px(w: Any, x: float, y: float) -> tuple[int, int]:
+    px, py = w.to_px(x, y)
+    return round(px), round(py)
+
+
+def _settle(w: Any) -> None:
+    w.c.finish_flick()
+    w.draw_frame()
+
+
+def _colour_at(img: Any, w: Any, x: float, y: float) -> tuple[int, int, int]:
+    px, py = _px(w, x, y)
+    r, g, b = (int(round(v * 255)) for v in img[w.height - 1 - py, px][:3])
+    return r, g, b
+
+
+def test_window_draws_the_board_with_castles_in_seat_colours(window: Any, tmp_path: Path) -> None:
+    import matplotlib.image as mpimg
+
+    path = window.save_png(tmp_path / "board.png")
+    img = mpimg.imread(path)
+    for seat in range(4):
+        cx, cy = BOARD.castles[seat].courtyard.center
+        want = tuple(int(SEAT_COLOURS[seat][i : i + 2], 16) for i in (1, 3, 5))
+        got = _colour_at(img, window, cx, cy)
+        assert max(abs(a - b) for a, b in zip(got, want, strict=True)) <= 3, (seat, got, want)
+    # a moat is drawn blue, the board surface light wood
+    mx, my = BOARD.castles[0].moat.center
+    r, g, b = _colour_at(img, window, mx, my - 6.0)
+    assert b > r
+    assert _colour_at(img, window, 150.0, 40.0)[0] > 200
+
+
+def test_resize_keeps_the_board_square_and_to_scale(window: Any) -> None:
+    window.set_size(900, 560)
+    window.dispatch_events()
+    window.on_resize(900, 560)
+    (x0, y0), (x1, y1) = window.to_px(-300, -300), window.to_px(300, 300)
+    assert math.isclose(x1 - x0, y1 - y0) and y1 - y0 <= 560
+    mx, my = window.to_mm(*window.to_px(12.5, -40.0))
+    assert math.isclose(mx, 12.5) and math.isclose(my, -40.0)
+
+
+def _drag(w: Any, start: tuple[float, float], pull: tuple[float, float]) -> None:
+    """Press at ``start`` (mm), drag by ``pull`` (mm) in three moves, release."""
+    sx, sy = _px(w, *start)
+    w.on_mouse_press(sx, sy, LEFT, 0)
+    for k in (1, 2, 3):
+        ex, ey = _px(w, start[0] + pull[0] * k / 3, start[1] + pull[1] * k / 3)
+        w.on_mouse_drag(ex, ey, 0, 0, LEFT, 0)
+    w.on_mouse_release(ex, ey, LEFT, 0)
+
+
+def test_synthetic_drag_on_a_supply_die_flicks_it(window: Any) -> None:
+    c = window.c
+    spot = BOARD.launch_spot(0, 2, Crenelation.HIGH)
+    _drag(window, (spot.x, spot.y), (0.0, -60.0))  # pull back 60 mm: 600 mm/s up the board
+    assert c.phase.value == "flicking" and c.launch is not None
+    vx, vy = c.launch.action.velocity
+    assert abs(vx) < 1e-6 and math.isclose(vy, 600.0, rel_tol=0.05)
+    window.draw_frame()
+    _settle(window)
+    assert c.state.flicks == 1 and len(c.state.supply(0)) == 5
+    assert c.log and "P0 flicked die 0" in "\n".join(c.log)
+
+
+def test_speed_is_capped_and_cancels_flick_nothing(window: Any) -> None:
+    c, inp = window.c, window.input
+    spot = BOARD.launch_spot(0, 1, Crenelation.LOW)
+    sx, sy = _px(window, spot.x, spot.y)
+    window.on_mouse_press(sx, sy, LEFT, 0)
+    window.on_mouse_drag(sx, sy - 700, 0, 0, LEFT, 0)
+    assert inp.drag is not None and math.isclose(inp.drag.speed, 2000.0)
+    window.draw_frame()
+    assert window.hud.speed.label.text == "2000 mm/s (max)"
+    window.on_key_press(0xFF1B, 0)  # Escape
+    window.on_mouse_release(sx, sy - 700, LEFT, 0)
+    assert c.state.flicks == 0 and c.phase.value == "input" and "cancel" in c.message
+    window.on_mouse_press(sx, sy, LEFT, 0)
+    window.on_mouse_drag(sx, sy - 100, 0, 0, LEFT, 0)
+    window.on_mouse_release(sx, -50, LEFT, 0)  # outside the window
+    assert c.state.flicks == 0 and "outside" in c.message
+
+
+def test_illegal_choices_are_refused_with_a_message(window: Any) -> None:
+    c = window.c
+    other = BOARD.launch_spot(2, 2, Crenelation.HIGH)  # P2's castle
+    _drag(window, (other.x, other.y), (0.0, 50.0))
+    assert c.state.flicks == 0 and "another castle" in c.message
+    window.input.key("d")
+    assert "nothing to decline" in c.message
+    window.input.key("s")
+    assert "doubles" in c.message
+
+
+def _place(c: Any, die: int, x: float, y: float, face: int) -> None:
+    c.world.add_die(die, x, y, face)
+    d = c.state.dice[die]
+    d.location = Location.BOARD
+    d.pose = c.world.pose(die)
+
+
+def _force(c: Any, kind: PendingKind, die: int) -> None:
+    c.game.state.pending = Pending(kind, die)
+    c._legal = None
+
+
+def test_every_ability_prompt_is_reachable(window: Any) -> None:
+    c, w = window.c, window
+    _place(c, 0, -120.0, -60.0, 1)
+    _place(c, 1, 120.0, -60.0, 1)  # doubles with die 0
+    _place(c, 6, 0.0, -120.0, 2)  # player 1's die
+    # a die of another player is refused with the rules' reason
+    _drag(w, (0.0, -120.0), (0.0, -40.0))
+    assert "belongs to player 1" in c.message
+    prompts = {}
+    # Scout: flick the same die again
+    _force(c, PendingKind.SCOUT, 0)
+    prompts["scout"] = w._prompt()
+    _drag(w, (-120.0, -60.0), (0.0, -20.0))
+    assert c.launch is not None and c.launch.action.die == 0
+    _settle(w)
+    c.game.state.active = 0
+    c.game.state.pending = None
+    c._next()
+    # General: a second die, not the 6 itself; D declines
+    _force(c, PendingKind.GENERAL, 1)
+    prompts["general"] = w._prompt()
+    w.input.key("d")
+    assert c.state.active != 0 and "declined" in c.log[-1]
+    c.game.state.active = 0
+    c._next()
+    # Spy: a ghost follows the pointer, green where legal, red where not
+    _force(c, PendingKind.SPY, 1)
+    prompts["spy"] = w._prompt()
+    w.on_mouse_motion(*_px(w, 0.0, 0.0), 0, 0)
+    assert w.input.spy_ok is False  # the center ring
+    w.draw_frame()
+    w.on_mouse_motion(*_px(w, 140.0, 150.0), 0, 0)
+    assert w.input.spy_ok is True
+    w.draw_frame()
+    w.on_mouse_press(*_px(w, 140.0, 150.0), LEFT, 0)
+    pose = c.state.dice[1].pose
+    assert abs(pose.x - 140.0) < 1.5 and abs(pose.y - 150.0) < 1.5
+    c.game.state.active = 0
+    c._next()
+    # Sapper: click a pin
+    _force(c, PendingKind.SAPPER, 0)
+    prompts["sapper"] = w._prompt()
+    w.draw_frame()
+    pin = c.world.pins[0]
+    before = len(c.world.pins)
+    w.on_mouse_press(*_px(w, *BOARD.holes[pin]), LEFT, 0)
+    assert len(c.world.pins) == before - 1 and pin not in c.world.pins
+    c.game.state.active = 0
+    c._next()
+    # center ring: a ring pin, then an open hole
+    _force(c, PendingKind.RING, 0)
+    prompts["ring"] = w._prompt()
+    ring = [h for h in c.world.pins if h in BOARD.center_ring.hole_indices][0]
+    target = [h for h in open_holes(c.state) if h not in BOARD.center_ring.hole_indices][0]
+    w.on_mouse_press(*_px(w, *BOARD.holes[ring]), LEFT, 0)
+    w.draw_frame()
+    w.on_mouse_press(*_px(w, *BOARD.holes[target]), LEFT, 0)
+    assert target in c.world.pins and ring not in c.world.pins
+    c.game.state.active = 0
+    c._next()
+    # siege engine: offered with doubles; the engine appears and the die flies from it
+    _place(c, 2, -150.0, 130.0, c.state.dice[0].pose.face)
+    c._legal = None
+    prompts["siege"] = w._prompt()
+    assert "siege" in prompts["siege"]
+    w.input.key("s")
+    assert w.input.siege
+    _drag(w, (-150.0, 130.0), (-30.0, 0.0))
+    assert c.launch is not None and type(c.launch.action).__name__ == "SiegeShot"
+    assert c.world.siege_engine is not None
+    w.draw_frame()
+    _settle(w)
+    assert c.world.siege_engine is None
+    for name, word in (
+        ("scout", "Scout"),
+        ("general", "General"),
+        ("spy", "Spy"),
+        ("sapper", "Sapper"),
+        ("ring", "ring"),
+    ):
+        assert word in prompts[name], (name, prompts[name])
+        assert "D to decline" in prompts[name]
+
+
+def test_bot_flicks_animate_frame_by_frame(pyglet_mod: Any) -> None:
+    from warlords_sim.gui.app import PlayWindow
+
+    c = _controller(2, {1: make_bot("random")})
+    w = PlayWindow(c, 1000, 700)
+    try:
+        spot = BOARD.launch_spot(0, 2, Crenelation.LOW)
+        _drag(w, (spot.x, spot.y), (0.0, -50.0))
+        _settle(w)
+        if c.phase.value == "input":  # the flick earned an ability: decline it
+            w.input.key("d")
+        assert c.phase.value == "bot"
+        c.tick(0.01)  # the bot acts
+        assert c.phase.value == "flicking"
+        steps = []
+        for _ in range(5):
+            c.tick(1 / 60)
+            steps.append(c._steps)
+            w.draw_frame()
+        assert steps == [4, 8, 12, 16, 20]  # a fixed 1/240 s timestep, 4 a frame
+    finally:
+        w.close()
+
+
+def test_whole_game_ends_with_the_game_over_screen(pyglet_mod: Any) -> None:
+    from warlords_sim.gui.app import PlayWindow
+
+    records: list[Any] = []
+
+    class Rec:
+        def record(self, action: Any, game: Any, outcome: Any = None) -> None:
+            records.append(action)
+
+        def finish(self, result: Any = None) -> None:
+            records.append(("finish", result))
+
+    config = GameConfig(BOARD, 2, HouseRules(rounds=1, dice_per_player=2))
+    from warlords_sim.gui.controller import GameController
+
+    c = GameController(config, {1: make_bot("aim")}, recorder=Rec(), bot_delay=0.0)
+    w = PlayWindow(c, 1000, 700)
+    try:
+        c.fast_forward(make_bot("aim"), 10_000)
+        assert c.game.over
+        w.draw_frame()
+        assert c.phase.value in ("round_over", "game_over")
+        c.proceed()
+        w.draw_frame()
+        assert c.phase.value == "game_over" and "Winner" in (w.hud.screen_text.text + "Winner")
+        assert records[-1][0] == "finish" and len(records) - 1 == len(c.actions)
+    finally:
+        w.close()
+
+
+def test_screenshot_option_writes_a_png(display: str, tmp_path: Path) -> None:  # noqa: F811
+    from warlords_sim.cli import main
+
+    out = tmp_path / "play.png"
+    res = CliRunner().invoke(main, ["play", "--bots", "1", "--seed", "2", "--screenshot", str(out)])
+    assert res.exit_code == 0, res.output
+    assert out.stat().st_size > 10_000
+
+
+@pytest.mark.skipif(shutil.which("xdotool") is None, reason="xdotool not installed")
+def test_real_pointer_drag_with_xdotool_flicks_a_supply_die(pyglet_mod: Any) -> None:
+    from warlords_sim.gui.app import PlayWindow
+
+    c = _controller(2)
+    w = PlayWindow(c, 1000, 700)
+    try:
+        w.set_location(0, 0)
+        for _ in range(20):
+            w.dispatch_events()
+            w.draw_frame()
+            w.flip()
+            time.sleep(0.02)
+        spot = BOARD.launch_spot(0, 2, Crenelation.HIGH)
+        wx, wy = w.get_location()
+        sx, sy = _px(w, spot.x, spot.y)
+        x, y = wx + sx, wy + (w.height - sy)  # X screen coordinates run downwards
+
+        def xdo(*args: str) -> None:
+            subprocess.run(["xdotool", *args], check=True)
+            for _ in range(3):
+                time.sleep(0.03)
+                w.dispatch_events()
+
+        xdo("mousemove", str(x), str(y))
+        xdo("mousedown", "1")
+        for k in range(1, 6):
+            xdo("mousemove", str(x), str(y + 14 * k))
+        xdo("mouseup", "1")
+        assert c.phase.value == "flicking", c.message
+        vx, vy = c.launch.action.velocity
+        assert vy > 300 and abs(vx) < 0.2 * vy
+        _settle(w)
+        assert c.state.flicks == 1 and len(c.state.supply(0)) == 5
+    finally:
+        w.close()

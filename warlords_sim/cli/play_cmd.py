@@ -1,0 +1,145 @@
+"""``warlords-sim play``: the game in a pyglet window (pyglet loaded lazily)."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from pathlib import Path
+
+import click
+
+from warlords_sim.board import BoardError, load_board
+from warlords_sim.bots import BOTS, make_bot
+from warlords_sim.cli._common import fail
+from warlords_sim.rules import GameConfig, HouseRules, HouseRulesError
+from warlords_sim.rules.house_rules import load_house_rules
+
+__all__ = ["parse_bots", "play"]
+
+_HELP = """Play Warlords in a window: 2 to 4 players, hot-seat humans and bots.
+
+\b
+Flick: press on one of your dice (or a launch spot of your castle: the
+filled dot is the high crenelation, the hollow one the low), drag back like
+a slingshot and release. The arrow shows direction and power (capped at
+2000 mm/s). Esc, or releasing outside the window, cancels. Keys: 1-3 front
+area, H/L crenelation, Q/E or the wheel spin, S siege engine (with doubles),
+D decline an ability, F fast-forward, Space continue after a round.
+
+\b
+Players are numbered 0.. in turn order; P0 sits at the bottom. --bots lists
+the players a bot plays ("none": everyone is human). Every game is recorded
+to a replay file (default ./warlords-YYYYmmdd-HHMMSS.jsonl).
+
+\b
+Examples:
+  warlords-sim play                          you (P0) against an aim bot
+  warlords-sim play --players 4 --bots 1,2,3 --variant wall1
+  warlords-sim play --players 3 --bots none  three humans, hot-seat
+  warlords-sim play --bots 0,1 --screenshot play.png
+"""
+
+
+def parse_bots(text: str, players: int) -> list[int]:
+    """Players played by bots, from "1,3", "none" or "all".
+
+    Raises:
+        ValueError: not a player number of this game.
+    """
+    t = text.strip().lower()
+    if t in ("", "none"):
+        return []
+    if t == "all":
+        return list(range(players))
+    out = []
+    for part in t.split(","):
+        try:
+            p = int(part)
+        except ValueError:
+            raise ValueError(
+                f"--bots: {part!r} is not a player number (0..{players - 1})"
+            ) from None
+        if not 0 <= p < players:
+            raise ValueError(f"--bots: no player {p} in a {players}-player game (0..{players - 1})")
+        out.append(p)
+    return sorted(set(out))
+
+
+@click.command("play", help=_HELP)
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option(
+    "--bots",
+    "bots_text",
+    default="1",
+    show_default=True,
+    metavar="P[,P...]|none|all",
+    help="Players a bot plays.",
+)
+@click.option("--bot", type=click.Choice(list(BOTS)), default="aim", show_default=True)
+@click.option("--skill", type=float, default=0.7, show_default=True, help="Bots' hand, 0..1.")
+@click.option(
+    "--variant",
+    type=click.Choice(["standard", "wall1", "wall2"]),
+    default=None,
+    help="Wall variant (overrides the rules file; default standard).",
+)
+@click.option(
+    "--rules", "rules_file", type=click.Path(dir_okay=False), default=None, help="House rules TOML."
+)
+@click.option("--board", default="standard", show_default=True, metavar="NAME|PATH")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seeds the bots.")
+@click.option(
+    "--record",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Replay file to write (default ./warlords-YYYYmmdd-HHMMSS.jsonl).",
+)
+@click.option(
+    "--screenshot",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Render a game in progress to this PNG and exit (nothing is recorded).",
+)
+def play(
+    players: int,
+    bots_text: str,
+    bot: str,
+    skill: float,
+    variant: str | None,
+    rules_file: str | None,
+    board: str,
+    seed: int,
+    record: str | None,
+    screenshot: str | None,
+) -> None:
+    try:
+        the_board = load_board(board)
+        rules = load_house_rules(rules_file) if rules_file else HouseRules()
+        if variant is not None:
+            rules = rules.replace(wall_variant=variant)
+        config = GameConfig(the_board, players, rules)
+        bot_players = parse_bots(bots_text, players)
+        policies = {p: make_bot(bot, skill) for p in bot_players}
+    except (BoardError, HouseRulesError, ValueError, OSError) as e:
+        fail(e)
+
+    import pyglet  # the window needs it; nothing else in the package does
+
+    pyglet.options["shadow_window"] = False
+    pyglet.options["vsync"] = False
+    from warlords_sim.gui.app import run, screenshot_game
+    from warlords_sim.gui.controller import GameController, open_recorder
+
+    if screenshot is not None:
+        path = screenshot_game(config, policies, seed, Path(screenshot))
+        click.echo(f"wrote {path}")
+        return
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    rec_path = Path(record) if record else Path(f"warlords-{stamp}.jsonl")
+    names = tuple(policies[p].name if p in policies else "human" for p in range(players))
+    try:
+        recorder, line = open_recorder(rec_path, config, seed, names)
+    except (OSError, ValueError) as e:
+        fail(e)
+    click.echo(line)
+    controller = GameController(config, policies, seed=seed, recorder=recorder)
+    run(controller)

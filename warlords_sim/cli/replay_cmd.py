@@ -1,0 +1,268 @@
+"""``warlords-sim replay``: verify a recorded game or flick sequence, or branch from it.
+
+Also the recording helpers of ``simulate --record`` and ``flick --record``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from warlords_sim.board import Board
+from warlords_sim.cli._common import fail, load_board_or_fail
+from warlords_sim.replay import (
+    Recorder,
+    Replay,
+    ReplayError,
+    SandboxFlick,
+    apply_sandbox,
+    branch,
+    load_replay,
+    sandbox_setup,
+    sandbox_world,
+    verify,
+)
+from warlords_sim.replay.rebuild import version_notes
+
+__all__ = ["open_sandbox_recorder", "record_flick", "replay"]
+
+_HELP = """Verify a replay (a recorded game or flick sequence, JSON Lines; see
+docs/replay-format.md), or branch a new game from any of its actions.
+
+\b
+--verify re-simulates every action headless and compares the digest of the
+settled state after each one. Exit status 0: all match; 1: an action
+diverges (named, with the dice that differ and by how much); 2: the file
+is bad (one line naming the file, line and field). A replay recorded with
+other package, pymunk or Python versions or on another platform says so
+first; a board whose SHA-256 differs is an error unless --force.
+
+\b
+--until N --branch NEW writes actions 1..N to NEW and, with --bots,
+continues the game headless from there ("what if"). With the bots that
+recorded the game (same seed), the branch replays the original game.
+
+\b
+Examples:
+  warlords-sim simulate --players 3 --seed 7 --record game.jsonl
+  warlords-sim replay game.jsonl --verify
+  warlords-sim replay game.jsonl --until 40 --branch whatif.jsonl --bots random
+"""
+
+
+def _load(path: str) -> Replay:
+    try:
+        return load_replay(path)
+    except ReplayError as e:
+        fail(e)
+
+
+def _bots(text: str, players: int) -> list[str]:
+    names = [b.strip() for b in text.split(",") if b.strip()]
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        fail(f"--bots: expected 1 or {players} comma-separated names, got {len(names)}")
+    return names
+
+
+@click.command("replay", help=_HELP)
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--verify", "do_verify", is_flag=True, help="Re-simulate and compare every digest.")
+@click.option("--json", "as_json", is_flag=True, help="With --verify: one JSON object.")
+@click.option("--until", type=int, default=None, metavar="N", help="Use actions 1..N only.")
+@click.option("--branch", "branch_to", metavar="NEW", help="Write actions 1..N to NEW.")
+@click.option(
+    "--bots",
+    metavar="BOT[,BOT...]",
+    help="With --branch: continue headless with these bots (one, or one per player).",
+)
+@click.option("--skill", type=float, default=None, help="Bots' skill [default: the recording's].")
+@click.option(
+    "--board",
+    "board_name",
+    metavar="NAME|PATH",
+    default=None,
+    help="Board to replay on [default: the recording's, checked by SHA-256].",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replay on a board whose SHA-256 differs, branch from a diverging replay, overwrite NEW.",
+)
+def replay(
+    file: str,
+    do_verify: bool,
+    as_json: bool,
+    until: int | None,
+    branch_to: str | None,
+    bots: str | None,
+    skill: float | None,
+    board_name: str | None,
+    force: bool,
+) -> None:
+    if do_verify == (branch_to is not None):
+        fail("give --verify, or --branch NEW (watching a replay in the window is not built yet)")
+    if until is not None and until < 0:
+        fail(f"--until must be >= 0, got {until}")
+    board = load_board_or_fail(board_name) if board_name is not None else None
+    rep = _load(file)
+    if do_verify:
+        if rep.truncated:
+            fail(
+                f"{rep.warnings[0]}; resume the game or branch from it "
+                "(--until N --branch NEW) to use the valid prefix"
+            )
+        _verify(rep, board, force, until, as_json)
+    else:
+        assert branch_to is not None
+        for w in rep.warnings:
+            click.echo(f"warning: {w}", err=True)
+        _branch(rep, branch_to, until, bots, skill, board, force)
+
+
+def _verify(
+    rep: Replay, board: Board | None, force: bool, until: int | None, as_json: bool
+) -> None:
+    notes = version_notes(rep)
+    if notes and not as_json:
+        click.echo(
+            "note: recorded with other versions: " + ", ".join(notes) + "; digests may differ"
+        )
+    try:
+        report = verify(rep, board=board, force=force, until=until)
+    except ReplayError as e:
+        fail(e)
+    if as_json:
+        click.echo(json.dumps(report.as_json()))
+    else:
+        for w in report.warnings:
+            if w not in rep.warnings:
+                click.echo(f"warning: {w}")
+        if report.divergence is not None:
+            click.echo(f"{rep.path}: {report.divergence.describe()}")
+            click.echo(f"{report.checked - 1} of {report.total} actions matched before it")
+        elif report.result is not None:
+            click.echo(
+                f"{rep.path}: {report.checked} actions, all digests match, but {report.result}"
+            )
+        else:
+            click.echo(
+                f"{rep.path}: {report.checked} actions, all digests match{_tail(rep, report)}"
+            )
+    if not report.ok:
+        raise click.exceptions.Exit(1)
+
+
+def _tail(rep: Replay, report: object) -> str:
+    res = rep.result
+    n = len(rep.actions)
+    from warlords_sim.replay.verify import VerifyReport
+
+    assert isinstance(report, VerifyReport)
+    if report.checked < n:
+        return f" (actions 1..{report.checked} of {n})"
+    if res is None:
+        return " (no result line: an unfinished game or sequence)"
+    if rep.mode == "game":
+        win = " ".join(f"P{w}" for w in res.winners) or "-"
+        return f"; result verified: totals {' '.join(map(str, res.totals))}, winner {win}"
+    return "; result verified"
+
+
+def _branch(
+    rep: Replay,
+    new: str,
+    until: int | None,
+    bots: str | None,
+    skill: float | None,
+    board: Board | None,
+    force: bool,
+) -> None:
+    from warlords_sim.bots import make_bot
+
+    h = rep.header
+    n = len(rep.actions) if until is None else until
+    names = list(h.bots)
+    policies = None
+    if bots is not None:
+        if h.mode != "game":
+            fail("--bots: a sandbox replay has no players to continue with")
+        names = _bots(bots, h.players)
+        s = skill if skill is not None else (h.skill if h.skill is not None else 0.7)
+        try:
+            policies = [make_bot(b, s) for b in names]
+        except ValueError as e:
+            fail(e)
+        skill = s
+    try:
+        rebuilt = branch(
+            rep, new, n, policies, names, skill=skill, board=board, force=force, overwrite=force
+        )
+    except ReplayError as e:
+        fail(e)
+    out = load_replay(new)
+    head = f"{new}: actions 1..{n} of {rep.path}"
+    if rebuilt.divergence is not None:
+        click.echo(f"warning: {rebuilt.divergence.describe()}", err=True)
+    if out.result is None:
+        how = "with --bots, or " if h.mode == "game" else ""
+        click.echo(head + f" (continue it {how}in the window once it exists)")
+    elif h.mode == "game":
+        more = len(out.actions) - n
+        win = " ".join(f"P{w}" for w in out.result.winners) or "-"
+        click.echo(
+            head + f", then {more} more by {','.join(names)}: totals "
+            f"{' '.join(map(str, out.result.totals))}, winner {win}"
+        )
+
+
+# ------------------------------------------------------- recording helpers
+
+
+def open_sandbox_recorder(path: str, board: Board, force: bool) -> Recorder:
+    """``flick --record PATH``: a new sandbox replay (before any simulation)."""
+    try:
+        return Recorder.create(Path(path), board, seed=None, bots=[], mode="sandbox", force=force)
+    except ReplayError as e:
+        fail(e)
+
+
+def record_flick(
+    rec: Recorder,
+    board: Board,
+    at: tuple[float, float] | None,
+    seat_area: tuple[int, int] | None,
+    launch: object,
+    trial: object,
+    spin: float,
+    face: int,
+) -> None:
+    """Record ``flick``'s single trial as a sandbox flick and close the replay."""
+    from warlords_sim.cli.flick_cmd import TrialResult, _start, setup_world
+    from warlords_sim.physics import LaunchKind
+
+    assert isinstance(launch, LaunchKind) and isinstance(trial, TrialResult)
+    base = setup_world(board)
+    start, height = _start(board, base, at, seat_area, launch, trial.velocity)
+    table = launch is LaunchKind.TABLE
+    action = SandboxFlick(
+        die=0,
+        velocity=trial.velocity,
+        spin=spin,
+        launch=launch,
+        start=None if table else start,
+        height_mm=height,
+        face=face,
+        add_at=start if table else None,
+        siege_engine=base.siege_engine,
+    )
+    world = sandbox_world(board, sandbox_setup(board))
+    result = apply_sandbox(world, action)
+    if result.digest != trial.digest:  # the same flick in the same world: a bug if not
+        raise RuntimeError(f"recorded flick digest {result.digest} != {trial.digest}")
+    with rec:
+        rec.record(action, world, result=result)
+        rec.finish(world)

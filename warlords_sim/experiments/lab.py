@@ -1,0 +1,199 @@
+"""Running a whole experiment: resume, play the missing games, summarize, plot.
+
+:func:`run_experiment` is what ``warlords-sim variants`` does::
+
+    exp = Experiment(variants_from_options("standard,wall2", None), players=2, games=200,
+                     bots=("aim", "aim"))
+    result = run_experiment(exp, "out/", workers=2)
+    result.summary["variants"][1]["offboard_per_round"]  # value, ci, diff, p
+
+The summary is always computed from the rows as stored in ``games.csv`` (read
+back), so a run stopped with Ctrl-C and resumed gives exactly the summary of
+an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from warlords_sim.experiments.report import write_summary
+from warlords_sim.experiments.runner import connect_dask, run_games
+from warlords_sim.experiments.specs import Experiment
+from warlords_sim.experiments.store import GameStore, read_rows
+from warlords_sim.experiments.worker import Row
+
+__all__ = ["ExperimentResult", "build_summary", "run_experiment"]
+
+
+@dataclass
+class ExperimentResult:
+    """What a run produced.
+
+    Attributes:
+        summary: the summary (as in ``summary.json``).
+        rows: every game of the experiment's variants, as stored.
+        played: games played by this run (the others were resumed).
+        interrupted: stopped by Ctrl-C before every game was played.
+        files: files written (games.csv, summary.json, plots).
+    """
+
+    summary: dict[str, Any]
+    rows: list[Row]
+    played: int
+    interrupted: bool
+    files: list[Path] = field(default_factory=list)
+
+
+def build_summary(exp: Experiment, rows: list[Row], complete: bool) -> dict[str, Any]:
+    """The JSON-ready summary of ``rows`` for ``exp``."""
+    from warlords_sim.experiments.stats import CONFIDENCE, summarize  # scipy: not in workers
+
+    variants = summarize(rows, exp.names, exp.players, exp.games)
+    for entry, v in zip(variants, exp.variants, strict=True):
+        entry["source"] = v.source
+        entry["wall_variant"] = v.rules.wall_variant
+    return {
+        "format": "warlords-variants-summary",
+        "version": 1,
+        "settings": {
+            "players": exp.players,
+            "games": exp.games,
+            "bots": list(exp.bots),
+            "skill": exp.skill,
+            "seed": exp.seed,
+            "board": "standard",
+        },
+        "confidence": CONFIDENCE,
+        "reference": exp.names[0],
+        "complete": complete,
+        "variants": variants,
+    }
+
+
+def _progress(console: Console | None, total: int, done: int) -> Any:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(
+        TextColumn("games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console or Console(stderr=True),
+        transient=False,
+    )
+    task = bar.add_task("games", total=total, completed=done, rate="")
+    return bar, task
+
+
+def run_experiment(
+    exp: Experiment,
+    out: str | Path | None = None,
+    *,
+    workers: int | None = None,
+    dask: str | None = None,
+    client: Any = None,
+    progress: bool = False,
+    console: Console | None = None,
+    plots: bool = True,
+) -> ExperimentResult:
+    """Play the experiment's missing games, then summarize (and, with ``out``,
+    write ``summary.json`` and the plots). Ctrl-C stops it cleanly: the
+    finished games are kept and the result says ``interrupted`` (no plots).
+
+    Args:
+        exp: the experiment.
+        out: the directory of games.csv, experiment.json, summary.json and the
+            plots; running again with it resumes. None: games kept in memory.
+        workers, dask, client: where games run (:func:`.runner.run_games`).
+        progress: show a progress bar with an ETA on ``console`` (default stderr).
+        plots: write the PNG plots (with ``out``).
+
+    Raises:
+        ExperimentError: ``out`` holds games of other settings, bad workers or
+            dask address.
+        GameFailedError: a game raised (a bug).
+        OSError: ``out`` cannot be written.
+    """
+    cluster = None
+    own = dask is not None and client is None
+    if dask is not None and client is None:  # connect first: a bad address fails at once
+        client, cluster = connect_dask(dask, workers)
+    try:
+        return _run(exp, out, workers, client, progress, console, plots)
+    finally:
+        if own:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def _run(
+    exp: Experiment,
+    out: str | Path | None,
+    workers: int | None,
+    client: Any,
+    progress: bool,
+    console: Console | None,
+    plots: bool,
+) -> ExperimentResult:
+    store = GameStore(out)
+    files: list[Path] = []
+    with store:
+        done_rows = store.open(exp.settings())
+        done = {(r["variant"], r["index"]) for r in done_rows}
+        specs = exp.specs(done)
+        total = exp.games * len(exp.variants)
+        played = 0
+        interrupted = False
+        bar, task = _progress(console, total, total - len(specs)) if progress else (None, None)
+        start = time.perf_counter()
+
+        def on_row(row: Row) -> None:
+            nonlocal played
+            store.append(row)
+            played += 1
+            if bar is not None:
+                rate = played / max(time.perf_counter() - start, 1e-9) * 60.0
+                bar.update(task, advance=1, rate=f"{rate:.0f} games/min")
+
+        try:
+            if bar is not None:
+                bar.start()
+            run_games(specs, on_row, workers=workers, client=client)
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if bar is not None:
+                bar.stop()
+    csv_path = store.csv_path
+    if csv_path is not None:  # the summary comes from the file, as a resumed run's does
+        files.append(csv_path)
+    names = set(exp.names)
+    rows = [
+        r
+        for r in (read_rows(csv_path) if csv_path is not None else store.rows)
+        if r["variant"] in names and r["index"] < exp.games
+    ]
+    summary = build_summary(exp, rows, complete=not interrupted)
+    if store.directory is not None:
+        files.append(write_summary(summary, store.directory))
+        if plots and not interrupted:
+            from warlords_sim.experiments.plots import save_plots  # matplotlib: not in workers
+
+            files += save_plots(summary, rows, store.directory)
+    return ExperimentResult(summary, rows, played, interrupted, files)

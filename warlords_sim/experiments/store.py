@@ -1,0 +1,170 @@
+"""The games of an experiment on disk: ``DIR/games.csv`` and ``DIR/experiment.json``.
+
+``games.csv`` gets one row per game, appended and flushed as each game
+finishes (in the order they finish), so a stopped run keeps every finished
+game; a last line cut short by a crash is dropped on the next run.
+``experiment.json`` holds the settings that decide a game's outcome; running
+again with the same ``--out`` checks them and plays only the games missing.
+Without a directory the rows are kept in memory.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import IO, Any
+
+from warlords_sim.experiments.specs import ExperimentError, check_resumable
+from warlords_sim.experiments.worker import COLUMNS, Row
+
+__all__ = ["GAMES_CSV", "SETTINGS_JSON", "GameStore", "parse_row", "read_rows"]
+
+GAMES_CSV = "games.csv"
+SETTINGS_JSON = "experiment.json"
+_TEXT_COLUMNS = frozenset({"variant", "wall_variant", "winners"})
+
+
+def parse_row(raw: dict[str, str], where: str = GAMES_CSV) -> Row:
+    """A CSV row back to its values (integers, strings, None for empty cells).
+
+    Raises:
+        ExperimentError: a cell that should be an integer is not.
+    """
+    row: Row = {}
+    for col in COLUMNS:
+        cell = raw.get(col)
+        if col in _TEXT_COLUMNS:
+            row[col] = cell or ""
+        elif cell is None or cell == "":
+            row[col] = None
+        else:
+            try:
+                row[col] = int(cell)
+            except ValueError:
+                raise ExperimentError(
+                    f"{where}: column `{col}`: expected an integer, got {cell!r}"
+                ) from None
+    return row
+
+
+def _format(row: Row) -> list[str]:
+    return ["" if row.get(c) is None else str(row[c]) for c in COLUMNS]
+
+
+def read_rows(path: str | Path) -> list[Row]:
+    """The games in a ``games.csv`` (the first row of each (variant, index);
+    a last line cut short is ignored; no file: none).
+
+    Raises:
+        ExperimentError: not a games.csv of this version, or a bad cell.
+    """
+    path = Path(path)
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    text = data[: data.rfind(b"\n") + 1].decode("utf-8", errors="replace")
+    if not text:
+        return []
+    reader = csv.DictReader(io.StringIO(text))
+    if tuple(reader.fieldnames or ()) != COLUMNS:
+        raise ExperimentError(
+            f"{path}: expected the columns {','.join(COLUMNS)}; it was not written by "
+            "this version of warlords-sim variants, use another --out"
+        )
+    rows: list[Row] = []
+    seen: set[tuple[str, int]] = set()
+    for raw in reader:
+        row = parse_row(raw, str(path))
+        key = (row["variant"], row["index"])
+        if key not in seen:
+            seen.add(key)
+            rows.append(row)
+    return rows
+
+
+class GameStore:
+    """Rows of finished games, in ``directory`` (or in memory if None)."""
+
+    def __init__(self, directory: str | Path | None) -> None:
+        self.directory = Path(directory) if directory is not None else None
+        self.rows: list[Row] = []
+        self._file: IO[str] | None = None
+        self._writer: Any = None
+
+    @property
+    def csv_path(self) -> Path | None:
+        return self.directory / GAMES_CSV if self.directory is not None else None
+
+    def open(self, settings: dict[str, Any]) -> list[Row]:
+        """Check ``settings`` against earlier games in the directory, load
+        those games and get ready to append; returns the games already played.
+
+        Raises:
+            ExperimentError: the directory holds games of other settings, or
+                a games.csv or experiment.json that cannot be read.
+            OSError: the directory cannot be created or written.
+        """
+        if self.directory is None:
+            return self.rows
+        d = self.directory
+        if d.exists() and not d.is_dir():
+            raise ExperimentError(f"--out: {d} exists and is not a directory")
+        d.mkdir(parents=True, exist_ok=True)
+        sj = d / SETTINGS_JSON
+        if sj.exists():
+            try:
+                stored = json.loads(sj.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+                raise ExperimentError(f"{sj}: cannot read the experiment settings: {e}") from e
+            if not isinstance(stored, dict):
+                raise ExperimentError(f"{sj}: expected a JSON object")
+            settings = check_resumable(stored, settings, str(d))
+        elif (d / GAMES_CSV).exists():
+            raise ExperimentError(
+                f"{d / GAMES_CSV} exists but {SETTINGS_JSON} does not; use another --out"
+            )
+        tmp = sj.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+        tmp.replace(sj)
+        self.rows = self._load_and_repair()
+        path = d / GAMES_CSV
+        new = not path.exists() or path.stat().st_size == 0
+        self._file = path.open("a", encoding="utf-8", newline="")
+        self._writer = csv.writer(self._file, lineterminator="\n")
+        if new:
+            self._writer.writerow(COLUMNS)
+            self._file.flush()
+        return list(self.rows)
+
+    def _load_and_repair(self) -> list[Row]:
+        path = self.csv_path
+        assert path is not None
+        if path.exists():
+            data = path.read_bytes()
+            if data and not data.endswith(b"\n"):  # a line cut short by a crash
+                with path.open("r+b") as f:
+                    f.truncate(data.rfind(b"\n") + 1)
+        return read_rows(path)
+
+    def append(self, row: Row) -> None:
+        """Keep a finished game (appended to games.csv and flushed)."""
+        cells = _format(row)
+        if self._writer is not None and self._file is not None:
+            self._writer.writerow(cells)
+            self._file.flush()
+        # keep what was written, read back: in-memory rows equal a resumed run's
+        self.rows.append(parse_row(dict(zip(COLUMNS, cells, strict=True))))
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+            self._writer = None
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,13 @@
+"""The game in a pyglet window (``warlords-sim play``); the only package that
+imports pyglet.
+
+* :mod:`.controller` - the game flow (turns, bots, flicks stepped frame by
+  frame through the rules' ``begin``/``finish``, log, replay), no pyglet;
+* :mod:`.input` - mouse and keys to actions (slingshot flicks, ability
+  choices), no pyglet;
+* :mod:`.render` - the board and dice as pyglet shapes in millimetres;
+* :mod:`.hud` - the side panel and the end screens;
+* :mod:`.app` - the window, its frame loop and event handlers.
+
+Import :mod:`.app` (which loads pyglet) only where a window is wanted.
+"""

@@ -1,0 +1,344 @@
+"""The pyglet window: layout, the frame loop, mouse and keys.
+
+The board is drawn in millimetres through the window's view matrix (see
+:mod:`.render`); the side panel and the end screens in pixels (:mod:`.hud`).
+Each frame feeds the elapsed wall-clock time to the controller, whose fixed
+timestep accumulator steps the physics.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import pyglet
+from pyglet.math import Mat4, Vec3
+from pyglet.window import key, mouse
+
+from warlords_sim.gui.controller import GameController, Phase
+from warlords_sim.gui.hud import PANEL_WIDTH, Hud
+from warlords_sim.gui.input import GAIN, PROMPTS, Input
+from warlords_sim.gui.render import BoardLayer, DiceLayer, Overlay, seat_rgb
+from warlords_sim.physics.world import MAX_FLICK_SPEED
+from warlords_sim.rules.game import PendingKind
+
+__all__ = ["PlayWindow", "key_name", "run"]
+
+#: Board margin around the board (mm) for the seat labels.
+MARGIN_MM = 30.0
+
+_KEYS = {"return": "enter", "num_enter": "enter", "backspace": "d"}
+
+
+def key_name(symbol: int) -> str:
+    """A pyglet key symbol as the name :meth:`Input.key` takes ("1", "h", "escape")."""
+    name = key.symbol_string(symbol).lower()
+    if name.startswith("num_") and name[4:].isdigit():
+        name = name[4:]
+    name = name.lstrip("_")
+    return _KEYS.get(name, name)
+
+
+class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
+    """The game window.
+
+    Args:
+        controller: the game flow.
+        width, height: initial size in pixels (resizable).
+        visible: show the window (False for off-screen screenshots).
+    """
+
+    def __init__(
+        self, controller: GameController, width: int = 1200, height: int = 830, visible: bool = True
+    ) -> None:
+        super().__init__(width, height, caption="Warlords", resizable=True, visible=visible)
+        self.set_minimum_size(640, 480)
+        pyglet.gl.glClearColor(0.95, 0.94, 0.91, 1.0)
+        self.c = controller
+        self.input = Input(controller)
+        board = controller.config.board
+        self.board_layer = BoardLayer(board)
+        self.dice_layer = DiceLayer(board)
+        self.overlay = Overlay()
+        self.hud = Hud(controller)
+        self.mm_scale = 1.0
+        self.origin = (0.0, 0.0)
+        self.frame_ms: list[float] = []
+        self._last = time.perf_counter()
+        self._labels_round = -1
+        self._layout(self.width, self.height)
+
+    # ------------------------------------------------------------ layout
+
+    def _layout(self, width: int, height: int) -> None:
+        b = self.c.config.board
+        avail = max(width - PANEL_WIDTH, 100)
+        extent = b.size_mm + 2 * MARGIN_MM
+        self.mm_scale = min(avail, height) / extent
+        self.origin = (avail / 2.0, height / 2.0)
+        self.hud.place_board_labels(self.to_px)
+        self._labels_round = self.c.state.round
+
+    def to_px(self, x: float, y: float) -> tuple[float, float]:
+        """Board mm to window pixels."""
+        return self.origin[0] + x * self.mm_scale, self.origin[1] + y * self.mm_scale
+
+    def to_mm(self, px: float, py: float) -> tuple[float, float]:
+        """Window pixels to board mm."""
+        return (px - self.origin[0]) / self.mm_scale, (py - self.origin[1]) / self.mm_scale
+
+    def on_resize(self, width: int, height: int) -> None:
+        super().on_resize(width, height)
+        self._layout(width, height)
+
+    # ------------------------------------------------------------ frames
+
+    def update(self, _dt: float = 0.0) -> None:
+        """Feed the wall-clock time since the last update to the controller."""
+        now = time.perf_counter()
+        dt, self._last = now - self._last, now
+        self.c.tick(dt)
+
+    def on_draw(self) -> None:
+        t0 = time.perf_counter()
+        c = self.c
+        s = c.state
+        if s.round != self._labels_round:
+            self._layout(self.width, self.height)
+        self.clear()
+        self.view = Mat4.from_translation(
+            Vec3(self.origin[0], self.origin[1], 0.0)
+        ) @ Mat4.from_scale(Vec3(self.mm_scale, self.mm_scale, 1.0))
+        engine = c.world.siege_engine if c.phase is Phase.FLICKING else None
+        side = c.round_record.side_walls if c.round_record is not None else s.side_walls
+        self.board_layer.update(c.config.castle_seats(), side, c.world.pins, engine)
+        self.board_layer.draw()
+        self.dice_layer.update(c.dice())
+        self.dice_layer.draw()
+        self._build_overlay()
+        self.overlay.draw()
+        self.view = Mat4()
+        end = self.hud.end_screen(self.width, self.height)
+        self.hud.update(self.width, self.height, self._prompt(), self._status(), self._speed())
+        self.hud.draw(end is not None)
+        self.frame_ms.append((time.perf_counter() - t0) * 1000.0)
+        if len(self.frame_ms) > 2000:
+            del self.frame_ms[:1000]
+
+    def _prompt(self) -> str:
+        c = self.c
+        s = c.state
+        if c.phase is Phase.FLICKING:
+            return "the dice are moving..." + ("  (x4)" if c.speed > 1 else "")
+        if c.phase is Phase.BOT:
+            return f"{c.player_name(s.active)} is about to flick"
+        if c.phase is Phase.ROUND_OVER:
+            return "round over: Space or click to continue"
+        if c.phase is Phase.GAME_OVER:
+            if len(s.winners) == 1:
+                return f"game over: P{s.winners[0]} wins"
+            return "game over: shared win " + ", ".join(f"P{w}" for w in s.winners)
+        legal = c.legal()
+        assert legal is not None
+        if legal.pending is not None:
+            return PROMPTS[legal.pending.kind]
+        extra = " (S: siege engine, you have doubles)" if legal.siege_dice else ""
+        if legal.supply_spots and legal.board_dice:
+            return (
+                "Flick: drag back from a launch spot of your castle or from one of your dice"
+                + extra
+            )
+        if legal.supply_spots:
+            return "Flick: drag back from a launch spot of your castle" + extra
+        return "Flick: drag back from one of your dice" + extra
+
+    def _status(self) -> str:
+        i = self.input
+        lines = [f"spin {i.spin:+.0f} rad/s (Q/E, wheel)"]
+        if i.spot is not None:
+            lines.append(f"supply spot: area {i.spot[0]}, {i.spot[1].value} crenelation")
+        if i.siege:
+            lines.append("siege engine mode (S to leave)")
+        if self.c.speed > 1:
+            lines.append("fast-forward x4 (F)")
+        return "\n".join(lines)
+
+    def _speed(self) -> tuple[float, float, str] | None:
+        d = self.input.drag
+        if d is None:
+            return None
+        px, py = self.to_px(*d.pointer)
+        capped = " (max)" if d.pull_mm * GAIN >= MAX_FLICK_SPEED else ""
+        return px, py, f"{d.speed:.0f} mm/s{capped}"
+
+    def _build_overlay(self) -> None:
+        c, i = self.c, self.input
+        legal = c.legal() if c.phase is Phase.INPUT else None
+        kind = legal.pending.kind if legal is not None and legal.pending is not None else None
+        pointer = i.pointer if kind is PendingKind.SPY else None
+        drag = (i.drag.kind, i.drag.origin, i.drag.pointer, i.drag.die) if i.drag else None
+        key_ = (
+            c.phase,
+            c.state.active,
+            legal,
+            i.spot,
+            drag,
+            i.siege,
+            i.ring_from,
+            pointer,
+            i.spy_ok,
+        )
+        ov = self.overlay
+        if not ov.rebuild(key_) or legal is None:
+            return
+        b = c.config.board
+        size = b.die.size_mm
+        colour = seat_rgb(c.state.seat_of(legal.player))
+        views = {d.die: d for d in c.dice()}
+        if kind is None or kind in (PendingKind.SCOUT, PendingKind.GENERAL):
+            dice = legal.siege_dice if i.siege else legal.board_dice
+            for die in dice:
+                if die in views:
+                    ov.ring(views[die].x, views[die].y, size * 0.85, (255, 255, 255, 200), 1.5)
+            if (
+                i.spot is not None
+                and legal.supply_spots
+                and (i.drag is None or i.drag.kind == "supply")
+            ):
+                ls = b.launch_spot(legal.seat, *i.spot)
+                ov.ring(ls.x, ls.y, size * 0.9, (255, 255, 255, 230), 2.0)
+                ov.square(ls.x, ls.y, size, 0.0, (*colour, 150))
+        if kind is PendingKind.SPY and pointer is not None and legal.spy_die in views:
+            ang = views[legal.spy_die].angle
+            ov.square(*pointer, size, ang, (40, 190, 60, 170) if i.spy_ok else (220, 40, 40, 170))
+        if kind is PendingKind.SAPPER:
+            for h in legal.pins:
+                ov.ring(*b.holes[h], b.pin.radius_mm + 3.0, (220, 40, 40, 230), 1.5)
+        if kind is PendingKind.RING:
+            if i.ring_from is None:
+                for h in legal.ring_pins:
+                    ov.ring(*b.holes[h], b.pin.radius_mm + 3.0, (240, 200, 0, 255), 1.8)
+            else:
+                ov.ring(*b.holes[i.ring_from], b.pin.radius_mm + 3.5, (240, 200, 0, 255), 2.5)
+                for h in legal.open_holes:
+                    ov.disc(*b.holes[h], b.pin.radius_mm * 0.8, (40, 190, 60, 200))
+        if i.drag is not None:
+            d = i.drag
+            vx, vy = d.velocity()
+            ox, oy = d.origin
+            if d.kind == "siege" and d.die is not None and math.hypot(vx, vy) > 0:
+                pose = c.state.dice[d.die].pose
+                if pose is not None:
+                    ex, ey = c.world.free_spot_near(
+                        pose.x, pose.y, b.siege_engine.width_mm, exclude_die=d.die
+                    )
+                    ov.engine(b, (ex, ey))
+                    sp = math.hypot(vx, vy)
+                    reach = b.siege_engine.width_mm / 2 + size / 2 + 0.5
+                    ox, oy = ex + vx / sp * reach, ey + vy / sp * reach
+                    ov.square(ox, oy, size, 0.0, (*colour, 170))
+            frac = min(math.hypot(vx, vy) / MAX_FLICK_SPEED, 1.0)
+            col = (int(60 + 190 * frac), int(170 - 130 * frac), 40, 235)
+            ov.arrow(ox, oy, ox + vx / GAIN, oy + vy / GAIN, col, 2.5)
+            ov.arrow(d.pointer[0], d.pointer[1], d.press[0], d.press[1], (80, 80, 80, 90), 1.0)
+
+    # ------------------------------------------------------------ input
+
+    def _inside(self, x: float, y: float) -> bool:
+        return bool(0 <= x < self.width and 0 <= y < self.height)
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
+        if button == mouse.LEFT:
+            self.input.press(*self.to_mm(x, y))
+        elif button == mouse.RIGHT:
+            self.input.cancel()
+
+    def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
+        self.input.drag_to(*self.to_mm(x, y))
+
+    def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
+        if button == mouse.LEFT:
+            self.input.release(*self.to_mm(x, y), inside=self._inside(x, y))
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        self.input.move(*self.to_mm(x, y))
+
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
+        self.input.scroll(scroll_y)
+
+    def on_key_press(self, symbol: int, modifiers: int) -> Any:
+        name = key_name(symbol)
+        if name == "escape" and self.c.phase is Phase.GAME_OVER:
+            self.close()
+        else:
+            self.input.key(name)
+        return pyglet.event.EVENT_HANDLED
+
+    # ------------------------------------------------------------ output
+
+    def draw_frame(self) -> None:
+        """Draw one frame into the back buffer (without showing it)."""
+        self.switch_to()
+        self.dispatch_events()
+        self.on_draw()
+
+    def save_png(self, path: str | Path) -> Path:
+        """Draw a frame and save it as a PNG."""
+        self.draw_frame()
+        out = Path(path)
+        buf = pyglet.image.get_buffer_manager().get_color_buffer()
+        buf.get_image_data().save(str(out))  # type: ignore[no-untyped-call]
+        return out
+
+
+def run(controller: GameController, *, width: int = 1200, height: int = 830) -> None:
+    """Open the window and play until it is closed."""
+    window = PlayWindow(controller, width, height)
+    pyglet.clock.schedule_interval(window.update, 1.0 / 120.0)
+    pyglet.app.run(1.0 / 60.0)
+
+
+def screenshot_game(
+    config: Any, bots: dict[int, Any], seed: int, path: Path, *, flicks: int = 9
+) -> Path:
+    """Play ``flicks`` flicks at once (bots for every player), then draw the
+    game in progress (a human's slingshot drag, or a bot's flick in the air)
+    and save it as a PNG."""
+    from warlords_sim.board import Crenelation
+    from warlords_sim.bots import make_bot
+
+    controller = GameController(config, bots, seed=seed, bot_delay=0.0)
+    aim = make_bot("aim")
+    controller.fast_forward(aim, flicks)
+    for _ in range(12):  # on to a human's flick, if any human plays
+        legal = controller.legal()
+        if controller.game.over or controller.phase is Phase.INPUT and legal and not legal.pending:
+            break
+        controller.fast_forward(aim, controller.state.flicks + 1)
+    window = PlayWindow(controller, visible=True)
+    try:
+        c = controller
+        legal = c.legal()
+        if (
+            c.phase is Phase.INPUT
+            and legal is not None
+            and legal.pending is None
+            and legal.supply_spots
+        ):
+            inp = window.input
+            inp.key("2")
+            inp.key("h")
+            ls = config.board.launch_spot(legal.seat, 2, Crenelation.HIGH)
+            ox, oy = config.board.castles[legal.seat].outward
+            inp.press(ls.x, ls.y)
+            inp.drag_to(ls.x - ox * 95.0 + oy * 25.0, ls.y - oy * 95.0 - ox * 25.0)
+        elif c.phase is Phase.BOT:
+            c.tick(10.0)  # the bot acts at once
+            for _ in range(40):  # up to 40 steps of 1/240 s: a launched die is in the air
+                if c.launch is None or c._step():
+                    break
+        return window.save_png(path)
+    finally:
+        window.close()

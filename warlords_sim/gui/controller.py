@@ -1,0 +1,412 @@
+"""The game flow behind the window, without pyglet: whose turn, flicks
+stepped frame by frame, bots, the log, the end-of-round and end-of-game
+screens, and the replay recording.
+
+A flick runs through the same rules code as ``simulate``:
+:meth:`~warlords_sim.rules.engine.Game.begin` checks it and gives the
+physics flick, the controller steps ``World.step()`` a fixed
+:data:`~warlords_sim.physics.world.TIMESTEP` at a time from an accumulator
+fed by the frame time (never the frame time itself), and hands the settled
+``World.result()`` to :meth:`~warlords_sim.rules.engine.Game.finish`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from warlords_sim.bots.policy import Policy
+from warlords_sim.physics.types import RegionKind
+from warlords_sim.physics.world import TIMESTEP, World
+from warlords_sim.plotting import SEAT_COLOUR_NAMES
+from warlords_sim.rules.actions import Action, Decline, RingPinMove, SapperPull, SpyMove
+from warlords_sim.rules.engine import Game, Launch, Outcome
+from warlords_sim.rules.errors import IllegalActionError
+from warlords_sim.rules.game import GameConfig, Location, PendingKind, RoundRecord
+from warlords_sim.rules.legal import Legal
+from warlords_sim.rules.scoring import round_damage
+
+__all__ = ["DieView", "GameController", "Phase", "open_recorder"]
+
+#: Longest stretch of simulated time one frame may catch up (s): after a stall
+#: the animation slows down instead of freezing the window.
+MAX_CATCH_UP = 0.1
+#: A flick still moving after this many simulated seconds is settled at once.
+MAX_FLICK_TIME = 60.0
+
+
+class Phase(Enum):
+    """What the window is waiting for."""
+
+    INPUT = "input"  # a human player's choice
+    FLICKING = "flicking"  # a flick is animating
+    BOT = "bot"  # a bot is about to act
+    ROUND_OVER = "round_over"  # the end-of-round screen
+    GAME_OVER = "game_over"  # the end-of-game screen
+
+
+@dataclass(frozen=True)
+class DieView:
+    """What the renderer needs of one die: place (mm), yaw (rad), face up,
+    height of its centre above the board (mm), colour seat, cocked."""
+
+    die: int
+    seat: int
+    x: float
+    y: float
+    angle: float
+    face: int
+    height: float
+    cocked: bool = False
+
+
+def open_recorder(
+    path: Path, config: GameConfig, seed: int, bots: tuple[str, ...]
+) -> tuple[Any | None, str]:
+    """A replay recorder from ``warlords_sim.replay`` if that module exists.
+
+    Returns:
+        (recorder or None, a line saying where the game is recorded or why not).
+    """
+    try:
+        replay = importlib.import_module("warlords_sim.replay")
+    except ImportError:
+        return None, "warning: warlords_sim.replay is not available; this game is not recorded"
+    rec = replay.Recorder.create(path, config, seed=seed, bots=bots, mode="game", force=False)
+    return rec, f"recording the game to {path}"
+
+
+class GameController:
+    """A game played in the window: humans and bots, flicks animated.
+
+    Args:
+        config: the game.
+        bots: player -> bot policy (the other players are human).
+        seed: seeds the bots' generators exactly as ``play_game`` does.
+        recorder: an object with ``record(action, game, outcome)`` and
+            ``finish(game)`` (see :func:`open_recorder`), or None.
+        bot_delay: seconds a bot waits before acting (0: at once).
+        auto_continue: seconds the end-of-round screen stays when every
+            player is a bot (humans continue it themselves).
+    """
+
+    def __init__(
+        self,
+        config: GameConfig,
+        bots: Mapping[int, Policy] | None = None,
+        *,
+        seed: int = 0,
+        recorder: Any | None = None,
+        bot_delay: float = 0.6,
+        auto_continue: float = 3.0,
+    ) -> None:
+        self.config = config
+        self.game = Game(config)
+        world = self.game.state.physics
+        if not isinstance(world, World):
+            raise TypeError("the window needs the real physics World")
+        self.world = world
+        self.bots: dict[int, Policy] = dict(bots or {})
+        self.seed = seed
+        seqs = np.random.SeedSequence(seed).spawn(config.players)
+        self.rngs = [np.random.default_rng(s) for s in seqs]
+        self.recorder = recorder
+        self.bot_delay = bot_delay
+        self.auto_continue = auto_continue
+        self.speed = 1.0
+        self.log: deque[str] = deque(maxlen=7)
+        self.message = ""  # a refusal or a hint, shown until the next choice
+        self.phase = Phase.INPUT
+        self.actions: list[Action] = []
+        self.round_record: RoundRecord | None = None
+        self.frozen: list[DieView] | None = None  # dice shown on the end-of-round screen
+        self.launch: Launch | None = None
+        self._initial = 0
+        self._steps = 0
+        self._t0 = 0.0
+        self._acc = 0.0
+        self._timer = 0.0
+        self._finished = False
+        self._legal: Legal | None = None
+        self._next()
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def state(self) -> Any:
+        return self.game.state
+
+    def legal(self) -> Legal | None:
+        """The active player's choices (None while flicking or between rounds)."""
+        if self.phase not in (Phase.INPUT, Phase.BOT):
+            return None
+        if self._legal is None:
+            self._legal = self.game.legal_actions()
+        return self._legal
+
+    def is_human_turn(self) -> bool:
+        return self.phase is Phase.INPUT
+
+    def player_name(self, p: int) -> str:
+        seat = self.state.seat_of(p)
+        who = self.bots[p].name + " bot" if p in self.bots else "human"
+        return f"P{p} {SEAT_COLOUR_NAMES[seat]} ({who})"
+
+    def seat_colour_of(self, player: int) -> int:
+        return int(self.state.seat_of(player))
+
+    def dice(self) -> list[DieView]:
+        """Every die on the board (or the frozen end-of-round position)."""
+        if self.frozen is not None:
+            return self.frozen
+        w = self.world
+        out = []
+        for die in w.dice:
+            p = w.pose(die)
+            owner = self.config.owner(die)
+            out.append(
+                DieView(
+                    die,
+                    self.seat_colour_of(owner),
+                    p.x,
+                    p.y,
+                    p.angle,
+                    p.face,
+                    w.height(die),
+                    p.cocked,
+                )
+            )
+        return out
+
+    def damage_now(self) -> list[int]:
+        """Damage per player: finished rounds plus this round's courtyards."""
+        now = round_damage(self.state) if self.phase is not Phase.GAME_OVER else None
+        totals = list(self.state.totals)
+        if now is None or self.phase is Phase.ROUND_OVER:
+            return totals
+        return [t + d for t, d in zip(totals, now, strict=True)]
+
+    def counts(self, player: int) -> tuple[int, int, int]:
+        """(supply, on the board or in a courtyard, eliminated) of ``player``'s dice."""
+        s = self.state
+        supply = len(s.dice_of(player, Location.SUPPLY))
+        board = len(s.dice_of(player, Location.BOARD, Location.COURTYARD))
+        out = len(s.dice_of(player, Location.ELIMINATED))
+        return supply, board, out
+
+    # ------------------------------------------------------------ acting
+
+    def submit(self, action: Action) -> bool:
+        """A human's action: applied (or its flick launched), or refused with
+        the rules' reason in :attr:`message`. Returns whether it was taken."""
+        if self.phase is not Phase.INPUT:
+            self.message = "wait: it is not a human player's turn"
+            return False
+        return self._start(action)
+
+    def _start(self, action: Action) -> bool:
+        player = self.state.active
+        try:
+            begun = self.game.begin(action)
+        except IllegalActionError as e:
+            self.message = str(e)
+            return False
+        self.message = ""
+        self._legal = None
+        self.actions.append(action)
+        if isinstance(begun, Outcome):
+            self._log_choice(player, action)
+            self._record(action, begun)
+            self._after(begun)
+            return True
+        self.launch = begun
+        self._t0 = self.world.time
+        self._initial = self.world.begin_flick(begun.flick, begun.face)
+        self._steps = 0
+        self._acc = 0.0
+        self.phase = Phase.FLICKING
+        return True
+
+    def tick(self, dt: float) -> None:
+        """Advance by ``dt`` seconds of wall-clock time (the frame time)."""
+        if self.phase is Phase.FLICKING:
+            self._acc = min(self._acc + dt * self.speed, MAX_CATCH_UP * max(self.speed, 1.0))
+            while self._acc >= TIMESTEP:
+                self._acc -= TIMESTEP
+                if self._step():
+                    break
+        elif self.phase is Phase.BOT:
+            self._timer -= dt
+            if self._timer <= 0.0:
+                self._bot_act()
+        elif self.phase is Phase.ROUND_OVER and self._all_bots():
+            self._timer -= dt
+            if self._timer <= 0.0:
+                self.proceed()
+
+    def _step(self) -> bool:
+        """One physics step of the running flick; True once it has settled."""
+        self.world.step()
+        self._steps += 1
+        if self.world.settled or self._steps * TIMESTEP >= MAX_FLICK_TIME:
+            self._settle()
+            return True
+        return False
+
+    def finish_flick(self) -> None:
+        """Run the animating flick to rest at once."""
+        while self.phase is Phase.FLICKING:
+            self._step()
+
+    def _settle(self) -> None:
+        launch = self.launch
+        assert launch is not None
+        w = self.world
+        if not w.settled:
+            self._steps += w.run_until_settled(MAX_FLICK_TIME)
+        result = w.result(launch.flick, self._initial, self._steps, w.time - self._t0)
+        seats = self.state.seats
+        frozen = [
+            DieView(
+                i,
+                seats[self.config.owner(i)],
+                p.x,
+                p.y,
+                p.angle,
+                p.face,
+                p.elevation_mm + self.config.board.die.size_mm / 2.0,
+                p.cocked,
+            )
+            for i, p in result.poses.items()
+            if p.region.kind is not RegionKind.OFF_BOARD
+        ]
+        self.launch = None
+        outcome = self.game.finish(launch, result)
+        self._log_flick(outcome)
+        self._record(launch.action, outcome)
+        if outcome.round_ended is not None:
+            self.frozen = frozen
+        self._after(outcome)
+
+    def _after(self, outcome: Outcome) -> None:
+        self._legal = None
+        if outcome.round_ended is not None:
+            self.round_record = outcome.round_ended
+            self.phase = Phase.ROUND_OVER
+            self._timer = self.auto_continue
+            r = outcome.round_ended
+            dmg = ", ".join(f"P{p} {d}" for p, d in enumerate(r.damage))
+            self.log.append(f"round {r.round + 1} over: damage {dmg}")
+            if self.game.over:
+                self._finish_recording()
+            return
+        if outcome.pending is not None:
+            self.log.append(f"P{outcome.player} earned: {_PENDING_TEXT[outcome.pending.kind]}")
+        self._next()
+
+    def proceed(self) -> None:
+        """Leave the end-of-round screen."""
+        if self.phase is not Phase.ROUND_OVER:
+            return
+        self.frozen = None
+        self.round_record = None
+        if self.game.over:
+            self.phase = Phase.GAME_OVER
+            return
+        self._next()
+
+    def _next(self) -> None:
+        self._legal = None
+        if self.game.over:
+            self.phase = Phase.GAME_OVER
+            self._finish_recording()
+            return
+        if self.state.active in self.bots:
+            self.phase = Phase.BOT
+            self._timer = self.bot_delay
+        else:
+            self.phase = Phase.INPUT
+
+    def _all_bots(self) -> bool:
+        return len(self.bots) == self.config.players
+
+    def _bot_act(self) -> None:
+        self.play_for(self.bots[self.state.active])
+
+    def play_for(self, policy: Policy) -> None:
+        """Let ``policy`` take the active player's next action now, whoever
+        plays that seat (screenshots, tests); a flick is launched, not run."""
+        p = self.state.active
+        legal = self.game.legal_actions()
+        action = policy.choose(self.state, legal, self.rngs[p])
+        self.phase = Phase.INPUT
+        if not self._start(action):
+            raise RuntimeError(f"{policy.name!r} (player {p}): {self.message}")
+
+    def fast_forward(self, policy: Policy, flicks: int) -> None:
+        """Play on at once (``policy`` for every player, end-of-round screens
+        skipped) until ``flicks`` flicks have been made in the game or it ends."""
+        while not self.game.over and self.state.flicks < flicks:
+            if self.phase is Phase.FLICKING:
+                self.finish_flick()
+            elif self.phase is Phase.ROUND_OVER:
+                self.proceed()
+            else:
+                self.play_for(policy)
+        self.finish_flick()
+        self.proceed()
+
+    # ------------------------------------------------------------ log, replay
+
+    def _record(self, action: Action, outcome: Outcome) -> None:
+        if self.recorder is not None:
+            self.recorder.record(action, self.game, outcome)
+
+    def _finish_recording(self) -> None:
+        if self.recorder is not None and not self._finished:
+            self._finished = True
+            self.recorder.finish(self.game)
+
+    def _log_choice(self, player: int, action: Action) -> None:
+        if isinstance(action, Decline):
+            self.log.append(f"P{player} declined the ability")
+        elif isinstance(action, SpyMove):
+            self.log.append(f"P{player} moved the Spy to ({action.x:.0f}, {action.y:.0f}) mm")
+        elif isinstance(action, SapperPull):
+            self.log.append(f"P{player}'s Sapper pulled the pin in hole {action.hole}")
+        elif isinstance(action, RingPinMove):
+            self.log.append(
+                f"P{player} moved the ring pin {action.from_hole} to hole {action.to_hole}"
+            )
+
+    def _log_flick(self, outcome: Outcome) -> None:
+        res, pl = outcome.result, outcome.placement
+        assert res is not None and pl is not None
+        die = res.flick.die
+        speed = math.hypot(*res.flick.velocity)
+        pose = res.poses.get(die)
+        where = "left the board" if pose is None else f"landed {pose.face} ({pose.region})"
+        self.log.append(f"P{outcome.player} flicked die {die} at {speed:.0f} mm/s: {where}")
+        if pl.eliminated:
+            self.log.append("knocked off: " + ", ".join(f"die {i}" for i in pl.eliminated))
+        if pl.returned:
+            self.log.append("back to the supply: " + ", ".join(f"die {i}" for i in pl.returned))
+        if pl.scored:
+            self.log.append("in courtyards: " + ", ".join(f"die {i}" for i in pl.scored))
+
+
+_PENDING_TEXT = {
+    PendingKind.SCOUT: "Scout (flick the 1 again)",
+    PendingKind.SPY: "Spy (move the 3)",
+    PendingKind.SAPPER: "Sapper (pull a pin)",
+    PendingKind.GENERAL: "General (flick a second die)",
+    PendingKind.RING: "center ring (move a ring pin)",
+}

@@ -1,0 +1,257 @@
+"""The heads-up display: a side panel in window pixels, the end screens and
+the labels placed on the board (seat names, front-area numbers)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pyglet
+from pyglet import shapes
+
+from warlords_sim.gui.controller import GameController, Phase
+from warlords_sim.gui.render import Colour, seat_rgb, shade
+from warlords_sim.plotting import SEAT_COLOUR_NAMES
+
+__all__ = ["PANEL_WIDTH", "Hud"]
+
+#: Width of the side panel (px).
+PANEL_WIDTH = 330
+_FONT = 11
+_INK = (40, 34, 28, 255)
+_RED = (180, 30, 30, 255)
+
+
+class _Text:
+    """A label whose text is only re-laid out when it changes."""
+
+    def __init__(
+        self,
+        batch: Any,
+        size: int = _FONT,
+        bold: bool = False,
+        width: int | None = None,
+        mono: bool = False,
+    ) -> None:
+        kw: dict[str, Any] = {"multiline": True, "width": width} if width else {}
+        if mono:
+            kw["font_name"] = ["DejaVu Sans Mono", "Courier New", "monospace"]
+        self.label = pyglet.text.Label(
+            "",
+            font_size=size,
+            weight="bold" if bold else "normal",
+            color=_INK,
+            batch=batch,
+            anchor_y="top",
+            **kw,
+        )
+
+    def set(self, text: str, x: float, y: float, colour: tuple[int, int, int, int] = _INK) -> float:
+        """Show ``text`` with its top left at (x, y); returns its height (px)."""
+        lb = self.label
+        if lb.text != text:
+            lb.text = text
+        if (lb.x, lb.y) != (x, y):
+            lb.position = (x, y, 0)
+        if tuple(lb.color) != colour:
+            lb.color = colour
+        return float(lb.content_height) if text else 0.0
+
+
+class Hud:
+    """Everything drawn in window pixels."""
+
+    def __init__(self, controller: GameController) -> None:
+        self.c = controller
+        self.batch = pyglet.graphics.Batch()
+        self.panel = shapes.Rectangle(0, 0, PANEL_WIDTH, 10, (247, 243, 234), batch=self.batch)
+        self.edge = shapes.Rectangle(0, 0, 2, 10, (170, 150, 120), batch=self.batch)
+        w = PANEL_WIDTH - 24
+        self.title = _Text(self.batch, 15, bold=True)
+        self.turn = _Text(self.batch, 12, bold=True, width=w)
+        self.header = _Text(self.batch, 9, mono=True)
+        self.rows = [_Text(self.batch, _FONT, mono=True) for _ in range(self.c.config.players)]
+        self.swatches = [
+            shapes.Rectangle(0, 0, 12, 12, (0, 0, 0), batch=self.batch)
+            for _ in range(self.c.config.players)
+        ]
+        self.prompt = _Text(self.batch, _FONT, bold=True, width=w)
+        self.message = _Text(self.batch, _FONT, width=w)
+        self.status = _Text(self.batch, 10, width=w)
+        self.log = _Text(self.batch, 10, width=w)
+        self.help = _Text(self.batch, 9, width=w)
+        self.speed = _Text(self.batch, 12, bold=True)
+        self.screen_batch = pyglet.graphics.Batch()
+        self.screen_bg = shapes.Rectangle(
+            0, 0, 10, 10, (255, 252, 245, 235), batch=self.screen_batch
+        )
+        self.screen_rim = shapes.Rectangle(0, 0, 10, 10, (90, 70, 40), batch=self.screen_batch)
+        self.screen_bg.group = pyglet.graphics.Group(1)
+        self.screen_rim.group = pyglet.graphics.Group(0)
+        self.screen_text = pyglet.text.Label(
+            "",
+            font_size=13,
+            multiline=True,
+            width=420,
+            color=_INK,
+            anchor_y="center",
+            batch=self.screen_batch,
+            group=pyglet.graphics.Group(2),
+        )
+        self.labels_batch = pyglet.graphics.Batch()
+        self.board_labels: list[tuple[float, float, Any]] = []
+
+    def place_board_labels(self, to_px: Callable[[float, float], tuple[float, float]]) -> None:
+        """Seat names beside the castles and area numbers at the launch spots."""
+        for _, _, lb in self.board_labels:
+            lb.delete()
+        self.board_labels = []
+        c = self.c
+        b = c.config.board
+        half = b.half_size_mm
+        for seat in c.config.castle_seats():
+            castle = b.castles[seat]
+            ox, oy = castle.outward
+            for area in castle.front_areas:
+                mx = (area.high.x + area.low.x) / 2.0 + ox * 10.0
+                my = (area.high.y + area.low.y) / 2.0 + oy * 10.0
+                self._board_label(to_px, mx, my, str(area.area), 9, (60, 50, 36, 170), 0)
+            player = c.state.player_at(seat)
+            d = half + 14.0
+            name = f"seat {seat}: {SEAT_COLOUR_NAMES[seat]}" + (
+                f" (P{player})" if player is not None else ""
+            )
+            rot = (0, -90, 0, 90)[seat]
+            self._board_label(
+                to_px, -ox * d, -oy * d, name, 11, (*shade(seat_rgb(seat), -0.3), 255), rot
+            )
+
+    def _board_label(
+        self,
+        to_px: Callable[[float, float], tuple[float, float]],
+        x: float,
+        y: float,
+        text: str,
+        size: int,
+        colour: Colour,
+        rotation: float,
+    ) -> None:
+        px, py = to_px(x, y)
+        lb = pyglet.text.Label(
+            text,
+            x=px,
+            y=py,
+            font_size=size,
+            weight="bold",
+            color=colour,
+            anchor_x="center",
+            anchor_y="center",
+            batch=self.labels_batch,
+        )
+        lb.rotation = rotation
+        self.board_labels.append((x, y, lb))
+
+    def update(
+        self,
+        width: int,
+        height: int,
+        prompt: str,
+        status: str,
+        speed: tuple[float, float, str] | None,
+    ) -> None:
+        c = self.c
+        s = c.state
+        x0 = width - PANEL_WIDTH
+        self.panel.position = (x0, 0)
+        self.panel.height = height
+        self.edge.position = (x0, 0)
+        self.edge.height = height
+        x = x0 + 14
+        y: float = height - 14
+        rnd = min(s.round + 1, c.config.rounds)
+        self.title.set(f"Warlords  round {rnd} of {c.config.rounds}", x, y)
+        y -= 30
+        if c.phase is Phase.GAME_OVER:
+            turn = "game over"
+            colour = _INK
+        else:
+            turn = f"{c.player_name(s.active)} to play"
+            colour = (*shade(seat_rgb(s.seat_of(s.active)), -0.35), 255)
+        y -= self.turn.set(turn, x, y, colour) + 8
+        y -= self.header.set("dice:  supply  board  out   damage", x + 16, y) + 2
+        dmg = c.damage_now()
+        for p, row in enumerate(self.rows):
+            sup, brd, out = c.counts(p)
+            self.swatches[p].position = (x, y - 13)
+            self.swatches[p].color = seat_rgb(s.seat_of(p))
+            mark = ">" if p == s.active and c.phase is not Phase.GAME_OVER else " "
+            y -= row.set(f"{mark}P{p}   {sup:>4}  {brd:>5}  {out:>3}   {dmg[p]:>6}", x + 16, y) + 3
+        y -= 10
+        y -= self.prompt.set(prompt, x, y) + 6
+        if c.message:
+            y -= self.message.set(c.message, x, y, _RED) + 6
+        else:
+            self.message.set("", x, y)
+        y -= self.status.set(status, x, y) + 12
+        self.log.set("Log\n" + "\n".join(c.log), x, y)
+        help_text = (
+            "Mouse: press a die or a launch spot, drag back, release.\n"
+            "1-3 area, H/L crenelation, Q/E or wheel: spin, S: siege engine, "
+            "D: decline, Esc: cancel, F: fast-forward, Space: continue."
+        )
+        self.help.set(help_text, x, 200)
+        self.help.set(help_text, x, 12 + self.help.label.content_height)
+        if speed is not None:
+            px, py, text = speed
+            self.speed.set(text, px + 16, py + 26, _RED if "max" in text else _INK)
+            self.speed.label.visible = True
+        else:
+            self.speed.label.visible = False
+
+    def end_screen(self, width: int, height: int) -> str | None:
+        """The end-of-round or end-of-game text, placed mid-board (None: none)."""
+        c = self.c
+        s = c.state
+        if c.phase is Phase.ROUND_OVER and c.round_record is not None:
+            r = c.round_record
+            lines = [f"Round {r.round + 1} of {c.config.rounds} is over"]
+            why = "flick limit" if r.out_player is None else f"P{r.out_player} has no dice in play"
+            lines.append(f"({why})")
+            lines.append("")
+            for p in range(c.config.players):
+                name = SEAT_COLOUR_NAMES[r.seats[p]]
+                lines.append(f"P{p} ({name}): damage {r.damage[p]}, total {s.totals[p]}")
+            lines.append("")
+            lines.append(
+                "Space or click to continue" if not c._all_bots() else "next round shortly"
+            )
+        elif c.phase is Phase.GAME_OVER:
+            lines = ["Game over", ""]
+            for p in range(c.config.players):
+                lines.append(f"P{p}: total damage {s.totals[p]}")
+            lines.append("")
+            if len(s.winners) == 1:
+                lines.append(f"Winner: P{s.winners[0]} (the least damage)")
+            else:
+                lines.append("Shared win: " + ", ".join(f"P{w}" for w in s.winners))
+            lines.append("Esc or close the window to quit")
+        else:
+            return None
+        text = "\n".join(lines)
+        bw = width - PANEL_WIDTH
+        w, h = 460, 40 + 22 * len(lines)
+        x, y = (bw - w) / 2, (height - h) / 2
+        self.screen_rim.position = (x - 3, y - 3)
+        self.screen_rim.width, self.screen_rim.height = w + 6, h + 6
+        self.screen_bg.position = (x, y)
+        self.screen_bg.width, self.screen_bg.height = w, h
+        if self.screen_text.text != text:
+            self.screen_text.text = text
+        self.screen_text.position = (x + 20, y + h / 2, 0)
+        return text
+
+    def draw(self, end_screen: bool) -> None:
+        self.labels_batch.draw()
+        self.batch.draw()
+        if end_screen:
+            self.screen_batch.draw()

@@ -1,0 +1,351 @@
+"""Mouse and keys turned into actions, without pyglet.
+
+Positions are board millimetres (the window converts pixels). A flick is a
+slingshot: press on a die (or a launch spot of your castle), drag back and
+release; the velocity is ``(press point - pointer) * GAIN``, capped at the
+maximum flick speed. Escape, or releasing outside the window, cancels.
+Every refusal leaves the rules' reason in ``controller.message``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from warlords_sim.board import Crenelation
+from warlords_sim.gui.controller import GameController, Phase
+from warlords_sim.physics.world import MAX_FLICK_SPEED
+from warlords_sim.rules.actions import (
+    Action,
+    BoardFlick,
+    Decline,
+    RingPinMove,
+    SapperPull,
+    SiegeShot,
+    SpyMove,
+    SupplyFlick,
+)
+from warlords_sim.rules.errors import IllegalActionError
+from warlords_sim.rules.game import PendingKind
+from warlords_sim.rules.legal import check, check_spy_spot
+
+__all__ = ["GAIN", "MIN_DRAG_MM", "SPIN_STEP", "Drag", "Input", "PROMPTS"]
+
+#: Flick speed per mm of drag (1/s): the maximum speed is a 200 mm pull.
+GAIN = 10.0
+#: A shorter drag flicks nothing.
+MIN_DRAG_MM = 3.0
+#: Spin change per Q/E key or wheel notch (rad/s), and its limit.
+SPIN_STEP = 10.0
+MAX_SPIN = 60.0
+
+PROMPTS = {
+    PendingKind.SCOUT: "Scout: flick the same die again (drag it), or D to decline",
+    PendingKind.GENERAL: "General: flick a second die (not the 6), or D to decline",
+    PendingKind.SPY: "Spy: click where to move the 3 (green: allowed), or D to decline",
+    PendingKind.SAPPER: "Sapper: click a pin to pull it, or D to decline",
+    PendingKind.RING: "Center ring: click a ring pin, then an open hole; or D to decline",
+}
+
+
+@dataclass
+class Drag:
+    """A slingshot in progress: what is flicked, from where, the pointer now."""
+
+    kind: str  # "supply", "board" or "siege"
+    origin: tuple[float, float]  # where the die starts (mm)
+    press: tuple[float, float]
+    pointer: tuple[float, float]
+    die: int | None = None
+    spot: tuple[int, Crenelation] | None = None
+
+    def velocity(self) -> tuple[float, float]:
+        vx = (self.press[0] - self.pointer[0]) * GAIN
+        vy = (self.press[1] - self.pointer[1]) * GAIN
+        speed = math.hypot(vx, vy)
+        if speed > MAX_FLICK_SPEED:
+            k = MAX_FLICK_SPEED / speed
+            vx, vy = vx * k, vy * k
+        return vx, vy
+
+    @property
+    def speed(self) -> float:
+        return math.hypot(*self.velocity())
+
+    @property
+    def pull_mm(self) -> float:
+        return math.hypot(self.press[0] - self.pointer[0], self.press[1] - self.pointer[1])
+
+
+class Input:
+    """The human player's pointer and keys."""
+
+    def __init__(self, controller: GameController) -> None:
+        self.c = controller
+        self.spot: tuple[int, Crenelation] | None = None  # chosen supply launch spot
+        self.drag: Drag | None = None
+        self.siege = False  # siege engine mode (S)
+        self.spin = 0.0
+        self.ring_from: int | None = None
+        self.pointer: tuple[float, float] | None = None
+        self.spy_ok = False
+
+    # ------------------------------------------------------------ helpers
+
+    def _refuse(self, action: Action) -> bool:
+        """True (and the reason in the message) if the rules refuse ``action`` now."""
+        try:
+            check(self.c.state, action)
+        except IllegalActionError as e:
+            self.c.message = str(e)
+            return True
+        return False
+
+    def _die_at(self, x: float, y: float) -> int | None:
+        size = self.c.config.board.die.size_mm
+        best, dist = None, size * 0.8
+        for d in self.c.dice():
+            r = math.hypot(d.x - x, d.y - y)
+            if r < dist:
+                best, dist = d.die, r
+        return best
+
+    def _hole_at(self, x: float, y: float, holes: tuple[int, ...] | list[int]) -> int | None:
+        b = self.c.config.board
+        best, dist = None, b.pin.radius_mm + 6.0
+        for h in holes:
+            hx, hy = b.holes[h]
+            r = math.hypot(hx - x, hy - y)
+            if r < dist:
+                best, dist = h, r
+        return best
+
+    def _spot_at(self, x: float, y: float) -> tuple[int, tuple[int, Crenelation]] | None:
+        """(seat, (area, crenelation)) of the launch spot under the pointer."""
+        b = self.c.config.board
+        for seat in self.c.config.castle_seats():
+            for area in b.castles[seat].front_areas:
+                for cren in (Crenelation.HIGH, Crenelation.LOW):
+                    s = area.spot(cren)
+                    if math.hypot(s.x - x, s.y - y) < 9.0:
+                        return seat, (area.area, cren)
+        return None
+
+    def pending_kind(self) -> PendingKind | None:
+        legal = self.c.legal()
+        if legal is None or legal.pending is None:
+            return None
+        return legal.pending.kind
+
+    # ------------------------------------------------------------ pointer
+
+    def move(self, x: float, y: float) -> None:
+        self.pointer = (x, y)
+        if self.pending_kind() is PendingKind.SPY and self.c.is_human_turn():
+            legal = self.c.legal()
+            assert legal is not None and legal.spy_die is not None
+            try:
+                check_spy_spot(self.c.state, legal.spy_die, x, y)
+                self.spy_ok = True
+            except IllegalActionError:
+                self.spy_ok = False
+
+    def press(self, x: float, y: float) -> None:
+        """A left press at (x, y) mm."""
+        self.pointer = (x, y)
+        c = self.c
+        if c.phase is Phase.ROUND_OVER:
+            c.proceed()
+            return
+        if not c.is_human_turn():
+            if c.phase is not Phase.GAME_OVER:
+                c.message = "wait: the dice are moving or a bot is playing"
+            return
+        legal = c.legal()
+        assert legal is not None
+        kind = self.pending_kind()
+        if kind is PendingKind.SPY:
+            assert legal.spy_die is not None
+            c.submit(SpyMove(legal.spy_die, x, y))
+            return
+        if kind is PendingKind.SAPPER:
+            hole = self._hole_at(x, y, legal.pins)
+            if hole is None:
+                c.message = "click on a pin to pull it (or D to decline)"
+            else:
+                c.submit(SapperPull(hole))
+            return
+        if kind is PendingKind.RING:
+            self._ring_click(x, y)
+            return
+        self._start_drag(x, y)
+
+    def _ring_click(self, x: float, y: float) -> None:
+        c = self.c
+        legal = c.legal()
+        assert legal is not None
+        if self.ring_from is None:
+            hole = self._hole_at(x, y, legal.ring_pins)
+            if hole is None:
+                c.message = "click a pin in the center ring first (or D to decline)"
+            else:
+                self.ring_from = hole
+                c.message = f"ring pin {hole} chosen: click an open hole for it"
+            return
+        hole = self._hole_at(x, y, range(len(c.config.board.holes)))  # type: ignore[arg-type]
+        if hole is None:
+            c.message = "click an open hole (Esc: choose another ring pin)"
+            return
+        if hole in legal.ring_pins:
+            self.ring_from = hole
+            c.message = f"ring pin {hole} chosen: click an open hole for it"
+            return
+        if c.submit(RingPinMove(self.ring_from, hole)):
+            self.ring_from = None
+
+    def _start_drag(self, x: float, y: float) -> None:
+        c = self.c
+        state = c.state
+        legal = c.legal()
+        assert legal is not None
+        spot = self._spot_at(x, y)
+        die = self._die_at(x, y)
+        if die is not None:
+            cls = SiegeShot if self.siege else BoardFlick
+            if self._refuse(cls(die, (1.0, 0.0))):
+                return
+            d = next(v for v in c.dice() if v.die == die)
+            kind = "siege" if self.siege else "board"
+            self.drag = Drag(kind, (d.x, d.y), (x, y), (x, y), die=die)
+            c.message = ""
+            return
+        if spot is not None:
+            seat, (area, cren) = spot
+            if seat != state.seat_of(state.active):
+                c.message = "that is another castle: flick from your own front areas"
+                return
+            if self._refuse(SupplyFlick(area, cren, (1.0, 0.0))):
+                return
+            self.spot = (area, cren)
+            ls = c.config.board.launch_spot(seat, area, cren)
+            self.drag = Drag("supply", (ls.x, ls.y), (x, y), (x, y), spot=(area, cren))
+            c.message = ""
+            return
+        if self.spot is not None and legal.supply_spots:
+            area, cren = self.spot
+            ls = c.config.board.launch_spot(legal.seat, area, cren)
+            if math.hypot(ls.x - x, ls.y - y) < 14.0:
+                self.drag = Drag("supply", (ls.x, ls.y), (x, y), (x, y), spot=self.spot)
+                return
+        c.message = self._hint()
+
+    def _hint(self) -> str:
+        legal = self.c.legal()
+        if legal is None:
+            return ""
+        if self.siege:
+            return "siege engine: press on one of your doubles and drag back (S: leave)"
+        parts = []
+        if legal.supply_spots:
+            parts.append("press a launch spot of your castle (or 1-3, H/L) and drag back")
+        if legal.board_dice:
+            parts.append("press one of your dice on the board and drag back")
+        return "; or ".join(parts) or "nothing to flick: D to decline"
+
+    def drag_to(self, x: float, y: float) -> None:
+        self.pointer = (x, y)
+        if self.drag is not None:
+            self.drag.pointer = (x, y)
+
+    def release(self, x: float, y: float, inside: bool = True) -> None:
+        """Left button up at (x, y) mm; ``inside`` False: outside the window."""
+        drag = self.drag
+        if drag is None:
+            return
+        self.drag = None
+        if not inside:
+            self.c.message = "released outside the window: flick cancelled"
+            return
+        drag.pointer = (x, y)
+        if drag.pull_mm < MIN_DRAG_MM:
+            self.c.message = "drag back further to flick (nothing was flicked)"
+            return
+        v = drag.velocity()
+        spin = self.spin
+        action: Action
+        if drag.kind == "supply":
+            assert drag.spot is not None
+            action = SupplyFlick(drag.spot[0], drag.spot[1], v, spin)
+        elif drag.kind == "siege":
+            assert drag.die is not None
+            action = SiegeShot(drag.die, v, spin)
+        else:
+            assert drag.die is not None
+            action = BoardFlick(drag.die, v, spin)
+        if self.c.submit(action):
+            self.spin = 0.0
+            self.siege = False
+
+    def cancel(self) -> None:
+        if self.drag is not None:
+            self.drag = None
+            self.c.message = "flick cancelled"
+        elif self.ring_from is not None:
+            self.ring_from = None
+            self.c.message = "choose a ring pin"
+
+    # ------------------------------------------------------------ keys
+
+    def key(self, name: str) -> None:
+        """A key by name: 1 2 3 h l s d q e f space enter escape."""
+        c = self.c
+        if name == "escape":
+            self.cancel()
+            return
+        if name in ("space", "enter") and c.phase is Phase.ROUND_OVER:
+            c.proceed()
+            return
+        if name == "f":
+            c.speed = 1.0 if c.speed > 1.0 else 4.0
+            return
+        if name in ("q", "e"):
+            step = SPIN_STEP if name == "q" else -SPIN_STEP
+            self.spin = max(-MAX_SPIN, min(MAX_SPIN, self.spin + step))
+            return
+        if not c.is_human_turn():
+            return
+        legal = c.legal()
+        assert legal is not None
+        if name == "d":
+            c.submit(Decline())
+            self.ring_from = None
+            return
+        if name == "s":
+            if self.siege:
+                self.siege = False
+                c.message = ""
+            elif legal.siege_dice:
+                self.siege = True
+                c.message = "siege engine: press one of your doubles and drag back"
+            else:
+                c.message = (
+                    "the siege engine needs doubles: two of your dice on the board "
+                    "(outside the center ring) showing the same face"
+                )
+            return
+        if name in ("1", "2", "3", "h", "l"):
+            if not legal.supply_spots:
+                self._refuse(SupplyFlick(1, Crenelation.HIGH, (1.0, 0.0)))
+                if not c.message:
+                    c.message = "no supply flick now"
+                return
+            area, cren = self.spot or (2, Crenelation.HIGH)
+            if name in "123":
+                area = int(name)
+            else:
+                cren = Crenelation.HIGH if name == "h" else Crenelation.LOW
+            self.spot = (area, cren)
+            c.message = f"area {area}, {cren.value} crenelation: press the die there and drag back"
+
+    def scroll(self, notches: float) -> None:
+        self.spin = max(-MAX_SPIN, min(MAX_SPIN, self.spin + SPIN_STEP * notches))

@@ -1,0 +1,362 @@
+"""Drawing the board and the dice with pyglet shapes, in board millimetres.
+
+Shapes live in board coordinates (mm, origin at the centre, x right, y up);
+the window's view matrix scales them to pixels, so a resize only changes
+that matrix and the board stays to scale. Colours follow
+:mod:`warlords_sim.plotting` (the courtyards in exactly the seat colours).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pyglet
+from pyglet import shapes
+
+from warlords_sim.board import Board, Crenelation, Rect
+from warlords_sim.gui.controller import DieView
+from warlords_sim.plotting import SEAT_COLOURS
+
+__all__ = ["RGB", "Colour", "BoardLayer", "DiceLayer", "Overlay", "rgb", "shade"]
+
+RGB = tuple[int, int, int]
+#: A pyglet colour: RGB or RGBA, 0..255.
+Colour = tuple[int, int, int, int] | tuple[int, int, int]
+
+_BOARD_FILL = "#ecdcb8"
+_BOARD_EDGE = "#8a6a3a"
+_MOAT_FILL = "#8fcbec"
+_HOLE_FILL = "#c9b48a"
+_HOLE_EDGE = "#6b5532"
+_PIN_FILL = "#2b2b2b"
+_SIDE_WALL = "#5b3b1c"
+_THREE_PLAYER_WALL = "#6e6e6e"
+_SIEGE_FILL = "#9c7b4a"
+_TEXT = "#3b3024"
+
+#: Pip positions of each face in units of the half die edge.
+PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.0, 0.0),),
+    2: ((-0.5, -0.5), (0.5, 0.5)),
+    3: ((-0.5, -0.5), (0.0, 0.0), (0.5, 0.5)),
+    4: ((-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)),
+    5: ((-0.5, -0.5), (0.5, -0.5), (0.0, 0.0), (-0.5, 0.5), (0.5, 0.5)),
+    6: ((-0.5, -0.5), (-0.5, 0.0), (-0.5, 0.5), (0.5, -0.5), (0.5, 0.0), (0.5, 0.5)),
+}
+
+
+def rgb(hex_colour: str) -> RGB:
+    h = hex_colour.lstrip("#")
+    return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
+
+
+def shade(colour: RGB | str, factor: float) -> RGB:
+    """Mix with black (factor < 0) or white (factor > 0)."""
+    c = rgb(colour) if isinstance(colour, str) else colour
+    if factor < 0:
+        k = 1.0 + factor
+        return (int(c[0] * k), int(c[1] * k), int(c[2] * k))
+    return tuple(int(v + (255 - v) * factor) for v in c)  # type: ignore[return-value]
+
+
+def seat_rgb(seat: int) -> RGB:
+    return rgb(SEAT_COLOURS[seat])
+
+
+def _rect(r: Rect, colour: RGB, batch: Any, group: Any = None) -> Any:
+    return shapes.Rectangle(r.x0, r.y0, r.width, r.height, colour, batch=batch, group=group)
+
+
+class BoardLayer:
+    """The board's fixed parts (rebuilt when the walls change) and its pins."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.batch = pyglet.graphics.Batch()
+        self.pin_batch = pyglet.graphics.Batch()
+        self._shapes: list[Any] = []
+        self._pins: list[Any] = []
+        self._key: object = None
+        self._pin_key: object = None
+
+    def update(
+        self,
+        castle_seats: Sequence[int],
+        side_walls: bool,
+        pins: Iterable[int],
+        engine: tuple[float, float] | None,
+    ) -> None:
+        key = (tuple(castle_seats), side_walls)
+        if key != self._key:
+            self._key = key
+            self._build(tuple(castle_seats), side_walls)
+        pin_key = (tuple(sorted(pins)), engine)
+        if pin_key != self._pin_key:
+            self._pin_key = pin_key
+            self._build_pins(pin_key[0], engine)
+
+    def _build(self, seats: tuple[int, ...], side_walls: bool) -> None:
+        b = self.board
+        bt = self.batch
+        out: list[Any] = []
+        half = b.half_size_mm
+        bg = pyglet.graphics.Group(order=0)
+        fg = pyglet.graphics.Group(order=1)
+        top = pyglet.graphics.Group(order=2)
+        out.append(
+            shapes.Rectangle(
+                -half - 3,
+                -half - 3,
+                b.size_mm + 6,
+                b.size_mm + 6,
+                rgb(_BOARD_EDGE),
+                batch=bt,
+                group=bg,
+            )
+        )
+        out.append(
+            shapes.Rectangle(
+                -half, -half, b.size_mm, b.size_mm, rgb(_BOARD_FILL), batch=bt, group=bg
+            )
+        )
+        ring = b.center_ring
+        out.append(
+            shapes.Circle(0, 0, ring.radius_mm + 1.0, 96, rgb(_BOARD_EDGE), batch=bt, group=bg)
+        )
+        out.append(
+            shapes.Circle(0, 0, ring.radius_mm, 96, shade(_BOARD_FILL, -0.06), batch=bt, group=fg)
+        )
+        for seat in seats:
+            castle = b.castles[seat]
+            colour = seat_rgb(seat)
+            out.append(_rect(castle.moat, rgb(_MOAT_FILL), bt, bg))
+            out.append(_rect(castle.courtyard, colour, bt, fg))
+            for gate in castle.gateways:
+                out.append(_rect(gate, shade(colour, 0.55), bt, fg))
+            for wall in castle.walls:
+                out.append(_rect(wall.rect, shade(colour, -0.45), bt, top))
+            for area in castle.front_areas:
+                for cren in (Crenelation.HIGH, Crenelation.LOW):
+                    s = area.spot(cren)
+                    out.append(shapes.Circle(s.x, s.y, 3.2, 16, rgb(_TEXT), batch=bt, group=top))
+                    if cren is Crenelation.LOW:
+                        out.append(
+                            shapes.Circle(s.x, s.y, 2.2, 16, (255, 255, 255), batch=bt, group=top)
+                        )
+        closed = [s for s in range(4) if s not in seats] if len(seats) == 3 else []
+        for seat in closed:
+            out.append(
+                _rect(b.castles[seat].three_player_wall.rect, rgb(_THREE_PLAYER_WALL), bt, top)
+            )
+        if side_walls:
+            for castle in b.castles:
+                for wall in castle.side_walls:
+                    out.append(_rect(wall.rect, rgb(_SIDE_WALL), bt, top))
+        r = b.pin.radius_mm
+        wall_holes = [h for c in b.castles for h in c.wall_holes]
+        for x, y in (*b.holes, *wall_holes):
+            out.append(shapes.Circle(x, y, r + 0.6, 16, rgb(_HOLE_EDGE), batch=bt, group=fg))
+            out.append(shapes.Circle(x, y, r, 16, rgb(_HOLE_FILL), batch=bt, group=top))
+        self._shapes = out
+
+    def _build_pins(self, pins: tuple[int, ...], engine: tuple[float, float] | None) -> None:
+        b = self.board
+        out: list[Any] = []
+        r = b.pin.radius_mm * 1.2
+        for h in pins:
+            x, y = b.holes[h]
+            out.append(shapes.Circle(x + 0.8, y - 0.8, r, 16, (0, 0, 0, 70), batch=self.pin_batch))
+            out.append(shapes.Circle(x, y, r, 16, rgb(_PIN_FILL), batch=self.pin_batch))
+            out.append(
+                shapes.Circle(
+                    x - r * 0.3, y + r * 0.3, r * 0.35, 8, (110, 110, 110), batch=self.pin_batch
+                )
+            )
+        if engine is not None:
+            out.extend(engine_shapes(b, engine, self.pin_batch))
+        self._pins = out
+
+    def draw(self) -> None:
+        self.batch.draw()
+        self.pin_batch.draw()
+
+
+def engine_shapes(b: Board, at: tuple[float, float], batch: Any, alpha: int = 255) -> list[Any]:
+    """The siege engine's square footprint with a cross, at ``at`` (mm)."""
+    w = b.siege_engine.width_mm
+    x, y = at
+    fill = (*rgb(_SIEGE_FILL), alpha)
+    dark = (*shade(_SIEGE_FILL, -0.5), alpha)
+    return [
+        shapes.Rectangle(x - w / 2 + 2, y - w / 2 - 2, w, w, (0, 0, 0, alpha // 3), batch=batch),
+        shapes.Rectangle(x - w / 2, y - w / 2, w, w, dark, batch=batch),
+        shapes.Rectangle(x - w / 2 + 1.5, y - w / 2 + 1.5, w - 3, w - 3, fill, batch=batch),
+        shapes.Line(x - w / 2, y - w / 2, x + w / 2, y + w / 2, 1.5, dark, batch=batch),
+        shapes.Line(x - w / 2, y + w / 2, x + w / 2, y - w / 2, 1.5, dark, batch=batch),
+    ]
+
+
+class _DieSprite:
+    """One die: shadow, dark rim, face in the owner's colour, six pips."""
+
+    def __init__(self, size: float, batch: Any, groups: tuple[Any, Any, Any]) -> None:
+        self.size = size
+        g0, g1, g2 = groups
+        self.shadow = shapes.Rectangle(0, 0, size, size, (0, 0, 0, 80), batch=batch, group=g0)
+        self.rim = shapes.Rectangle(0, 0, size, size, (20, 20, 20), batch=batch, group=g1)
+        self.face = shapes.Rectangle(0, 0, size, size, (255, 255, 255), batch=batch, group=g1)
+        self.pips = [
+            shapes.Circle(0, 0, 1.0, 8, (0, 0, 0), batch=batch, group=g2) for _ in range(6)
+        ]
+        self._last: object = None
+        self._look: object = None
+        self._deg: float | None = None
+        self._face = 0
+
+    def set_visible(self, visible: bool) -> None:
+        for s in (self.shadow, self.rim, self.face, *self.pips):
+            s.visible = visible
+        if not visible:
+            self._last = None
+        else:
+            self._face = 0
+
+    def update(self, d: DieView, alpha: int = 255) -> None:
+        key = (d.seat, d.x, d.y, d.angle, d.face, d.height, d.cocked, alpha)
+        if key == self._last:
+            return
+        if self._last is None:
+            self.set_visible(True)
+        self._last = key
+        base = self.size
+        lift = max(0.0, d.height - base / 2.0)
+        size = base * (1.0 + min(lift / 120.0, 0.8))
+        deg = -math.degrees(d.angle)
+        look = (d.seat, alpha, size, min(int(lift), 60))
+        if look != self._look:  # sizes and colours change only when lifted or recoloured
+            self._look = look
+            colour = seat_rgb(d.seat)
+            shadow = base * (1.0 + min(lift / 300.0, 0.3))
+            for rect, sz, col in (
+                (self.shadow, shadow, (0, 0, 0, max(30, 90 - int(lift)))),
+                (self.rim, size, (*shade(colour, -0.55), alpha)),
+                (self.face, size * 0.86, (*colour, alpha)),
+            ):
+                rect.width = sz
+                rect.height = sz
+                rect.anchor_position = (sz / 2.0, sz / 2.0)
+                rect.color = col
+            lum = 0.2126 * colour[0] + 0.7152 * colour[1] + 0.0722 * colour[2]
+            pip = (17, 17, 17, alpha) if lum > 140 else (255, 255, 255, alpha)
+            for circle in self.pips:
+                circle.radius = size * 0.085
+                circle.color = pip
+        off = lift * 0.45 + 0.8
+        self.shadow.position = (d.x + off, d.y - off)
+        self.rim.position = (d.x, d.y)
+        self.face.position = (d.x, d.y)
+        if deg != self._deg:
+            self._deg = deg
+            self.shadow.rotation = deg
+            self.rim.rotation = deg
+            self.face.rotation = deg
+        c, s = math.cos(d.angle), math.sin(d.angle)
+        h = size / 2.0 * 0.86 * 1.05
+        spots = PIPS.get(d.face, ())
+        if d.face != self._face:
+            self._face = d.face
+            for i, circle in enumerate(self.pips):
+                circle.visible = i < len(spots)
+        for (sx, sy), circle in zip(spots, self.pips, strict=False):
+            px, py = sx * h, sy * h
+            circle.position = (d.x + c * px - s * py, d.y + s * px + c * py)
+
+
+class DiceLayer:
+    """A pool of die sprites drawn from :class:`DieView` records; dice higher
+    up are drawn later (on top)."""
+
+    def __init__(self, board: Board) -> None:
+        self.size = board.die.size_mm
+        self.batch = pyglet.graphics.Batch()
+        self._low = (pyglet.graphics.Group(0), pyglet.graphics.Group(1), pyglet.graphics.Group(2))
+        self._high = (pyglet.graphics.Group(3), pyglet.graphics.Group(4), pyglet.graphics.Group(5))
+        self._sprites: dict[tuple[int, bool], _DieSprite] = {}
+
+    def update(self, dice: Iterable[DieView]) -> None:
+        seen: set[tuple[int, bool]] = set()
+        for d in dice:
+            up = d.height > self.size * 0.75
+            key = (d.die, up)
+            sprite = self._sprites.get(key)
+            if sprite is None:
+                sprite = _DieSprite(self.size, self.batch, self._high if up else self._low)
+                self._sprites[key] = sprite
+            sprite.update(d)
+            seen.add(key)
+        for key, sprite in self._sprites.items():
+            if key not in seen and sprite._last is not None:
+                sprite.set_visible(False)
+
+    def draw(self) -> None:
+        self.batch.draw()
+
+
+class Overlay:
+    """Things rebuilt as the player acts: highlights, ghosts, the arrow."""
+
+    def __init__(self) -> None:
+        self.batch = pyglet.graphics.Batch()
+        self.items: list[Any] = []
+        self._key: object = None
+
+    def rebuild(self, key: object) -> bool:
+        """True if the overlay must be rebuilt for ``key`` (and clears it)."""
+        if key == self._key:
+            return False
+        self._key = key
+        for s in self.items:
+            s.delete()
+        self.items = []
+        return True
+
+    def ring(self, x: float, y: float, r: float, colour: Colour, width: float = 1.5) -> None:
+        self.items.append(shapes.Arc(x, y, r, 24, thickness=width, color=colour, batch=self.batch))
+
+    def disc(self, x: float, y: float, r: float, colour: Colour) -> None:
+        self.items.append(shapes.Circle(x, y, r, 20, colour, batch=self.batch))
+
+    def square(self, x: float, y: float, size: float, angle: float, colour: Colour) -> None:
+        rect = shapes.Rectangle(x, y, size, size, colour, batch=self.batch)
+        rect.anchor_position = (size / 2.0, size / 2.0)
+        rect.rotation = -math.degrees(angle)
+        self.items.append(rect)
+
+    def arrow(
+        self,
+        x0: float,
+        y0: float,
+        x1: float,
+        y1: float,
+        colour: Colour,
+        width: float = 2.5,
+    ) -> None:
+        length = math.hypot(x1 - x0, y1 - y0)
+        if length < 1e-6:
+            return
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        head = min(10.0, length * 0.5)
+        bx, by = x1 - ux * head, y1 - uy * head
+        self.items.append(shapes.Line(x0, y0, bx, by, width, colour, batch=self.batch))
+        px, py = -uy * head * 0.55, ux * head * 0.55
+        self.items.append(
+            shapes.Triangle(x1, y1, bx + px, by + py, bx - px, by - py, colour, batch=self.batch)
+        )
+
+    def engine(self, b: Board, at: tuple[float, float], alpha: int = 170) -> None:
+        self.items.extend(engine_shapes(b, at, self.batch, alpha))
+
+    def draw(self) -> None:
+        self.batch.draw()

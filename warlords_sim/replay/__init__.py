@@ -1,0 +1,56 @@
+"""Replays: record, load, verify, resume and branch games and flick sequences.
+
+The file format (JSON Lines) is documented in ``docs/replay-format.md``::
+
+    from warlords_sim.replay import Recorder, ReplayError, load_replay, rebuild
+
+    rec = Recorder.create("game.jsonl", config, seed=7, bots=["aim", "human"])
+    outcome = game.apply(action)
+    rec.record(action, game, outcome)    # one line, flushed and fsync'd
+    rec.finish(game)                     # the closing line
+
+    rep = load_replay("game.jsonl")      # checked; a cut-off last line is dropped
+    game = rebuild(rep).game             # the game after the valid prefix
+"""
+
+from warlords_sim.replay.branch import branch, play_on, resume
+from warlords_sim.replay.errors import ReplayError
+from warlords_sim.replay.format import FORMAT, VERSION, Header
+from warlords_sim.replay.loader import Replay, load_replay, to_action
+from warlords_sim.replay.rebuild import (
+    DieDiff,
+    Divergence,
+    Rebuilt,
+    ReplayDivergence,
+    Replayer,
+    rebuild,
+)
+from warlords_sim.replay.recorder import Recorder
+from warlords_sim.replay.sandbox import SandboxFlick, apply_sandbox, sandbox_setup, sandbox_world
+from warlords_sim.replay.verify import VerifyReport, verify
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "DieDiff",
+    "Divergence",
+    "Header",
+    "Rebuilt",
+    "Recorder",
+    "Replay",
+    "ReplayDivergence",
+    "ReplayError",
+    "Replayer",
+    "SandboxFlick",
+    "VerifyReport",
+    "apply_sandbox",
+    "branch",
+    "load_replay",
+    "play_on",
+    "rebuild",
+    "resume",
+    "sandbox_setup",
+    "sandbox_world",
+    "to_action",
+    "verify",
+]

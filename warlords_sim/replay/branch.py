@@ -1,0 +1,127 @@
+"""Continue a replay headless with bots: resume a file that ends without a
+result, or branch a new file from any action ("what if")."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from warlords_sim.board import Board
+from warlords_sim.bots.policy import Policy
+from warlords_sim.replay.errors import ReplayError
+from warlords_sim.replay.format import BranchOf
+from warlords_sim.replay.loader import Replay, load_replay
+from warlords_sim.replay.rebuild import Rebuilt, rebuild
+from warlords_sim.replay.recorder import Recorder
+from warlords_sim.rules.engine import Game
+from warlords_sim.rules.errors import IllegalActionError
+from warlords_sim.rules.game import GameState
+
+__all__ = ["branch", "play_on", "resume"]
+
+
+def play_on(
+    rebuilt: Rebuilt,
+    policies: Sequence[Policy],
+    recorder: Recorder,
+    max_actions: int = 100_000,
+) -> GameState:
+    """Play ``rebuilt``'s game to the end with ``policies`` (one per player),
+    recording every action, then the result.
+
+    Raises:
+        IllegalActionError: a policy chose an illegal action (names the bot).
+        RuntimeError: the game did not end within ``max_actions``.
+    """
+    game: Game = rebuilt.game
+    rngs = rebuilt.rngs
+    for _ in range(max_actions):
+        if game.over:
+            break
+        legal = game.legal_actions()
+        p = legal.player
+        action = policies[p].choose(game.state, legal, rngs[p])
+        try:
+            outcome = game.apply(action)
+        except IllegalActionError as e:
+            raise type(e)(f"bot {policies[p].name!r} (player {p}): {e}") from e
+        recorder.record(action, game, outcome)
+    else:
+        raise RuntimeError(f"the game did not end within {max_actions} actions")
+    recorder.finish(game)
+    return game.state
+
+
+def resume(
+    path: str | os.PathLike[str],
+    policies: Sequence[Policy],
+    *,
+    board: Board | None = None,
+    force: bool = False,
+) -> GameState:
+    """Continue the game of ``path`` (which ends without a result, e.g. after
+    a crash) with ``policies`` and append to the file.
+
+    A last line cut off in the middle is removed; the bots' generators are
+    brought to where they stood, so a game of bots ends as it would have.
+
+    Raises:
+        ReplayError: a bad file, a finished game, a divergence (unless ``force``).
+    """
+    replay = load_replay(path)
+    if replay.result is not None:
+        raise ReplayError(f"{replay.path}: the game is finished (it has a result line)")
+    rebuilt = rebuild(replay, policies=policies, board=board, force=force)
+    with Recorder.append(replay, rebuilt.game) as rec:
+        return play_on(rebuilt, policies, rec)
+
+
+def branch(
+    replay: Replay,
+    new_path: str | os.PathLike[str],
+    until: int,
+    policies: Sequence[Policy] | None,
+    bots: Sequence[str],
+    *,
+    skill: float | None = None,
+    board: Board | None = None,
+    force: bool = False,
+    overwrite: bool = False,
+) -> Rebuilt:
+    """Write actions 1..``until`` of ``replay`` to ``new_path`` and continue
+    from there with ``policies`` (headless); without policies the new file
+    stops after action ``until`` (to be continued in the window).
+
+    Nothing is written unless the prefix replays (legal, digests equal,
+    or ``force``).
+
+    Raises:
+        ReplayError: see :func:`rebuild`; ``new_path`` exists (unless ``overwrite``).
+    """
+    if Path(new_path).exists() and not overwrite:
+        raise ReplayError(f"{new_path}: the file exists; give --force to overwrite it")
+    rebuilt = rebuild(replay, until, policies=policies, board=board, force=force)
+    h = replay.header
+    target = rebuilt.target
+    config = rebuilt.game.config if h.mode == "game" else rebuilt.replayer.board
+    rec = Recorder.create(
+        new_path,
+        config,
+        seed=h.seed,
+        bots=list(bots) if h.mode == "game" else [],
+        mode=h.mode,
+        force=overwrite,
+        skill=skill,
+        sandbox=h.sandbox,
+        branch_of=BranchOf(file=str(replay.path), until=until),
+    )
+    with rec:
+        for line, digest in zip(replay.actions[:until], rebuilt.digests, strict=True):
+            rec.copy_line(line, digest)
+        rec.sync(target)
+        if h.mode == "game" and rebuilt.game.over:
+            rec.finish(target)
+        elif policies is not None and h.mode == "game":
+            play_on(rebuilt, policies, rec)
+    return rebuilt

@@ -1,0 +1,13 @@
+"""The replay error: one line naming the file, the line, the field and what was expected."""
+
+from __future__ import annotations
+
+__all__ = ["ReplayError"]
+
+
+class ReplayError(ValueError):
+    """A replay file that cannot be used: unreadable, not JSON Lines, a wrong
+    format name or version, a missing or mistyped field, a non-finite number,
+    an action the rules refuse, a board that differs, a file that exists.
+    The message is one line and names the file (and the line and field when
+    there is one)."""

@@ -1,0 +1,226 @@
+"""The replay file format (JSON Lines), as msgspec schemas.
+
+One JSON object a line: a header (``"kind": "header"``), one line per action
+(``"kind": "action"``) and, once the game or sequence is over, a closing line
+(``"kind": "result"``). ``docs/replay-format.md`` documents every field,
+its type and unit. Floats are written by :func:`json.dumps` (shortest repr),
+so they read back bit-exact; NaN and infinities are refused on load.
+"""
+
+from __future__ import annotations
+
+import platform
+import sys
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from warlords_sim.rules.house_rules import HouseRules
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "ActionLine",
+    "ActionRec",
+    "BoardFlickRec",
+    "BoardRef",
+    "BranchOf",
+    "DeclineRec",
+    "DieRec",
+    "Header",
+    "ResultLine",
+    "RingPinMoveRec",
+    "SandboxFlickRec",
+    "SandboxSetup",
+    "SapperPullRec",
+    "SiegeShotRec",
+    "SpyMoveRec",
+    "SupplyFlickRec",
+    "Versions",
+    "current_versions",
+]
+
+#: The format name every header carries.
+FORMAT = "warlords-replay"
+#: The format version this code writes and reads.
+VERSION = 1
+
+Digest = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
+Vec = tuple[float, float]
+
+
+class _S(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    pass
+
+
+class Versions(_S):
+    """What recorded the file: package, pymunk and Python versions, platform."""
+
+    package: str
+    pymunk: str
+    python: str
+    platform: str
+
+
+def current_versions() -> Versions:
+    """The versions running now."""
+    import pymunk
+
+    from warlords_sim import __version__
+
+    return Versions(
+        package=__version__,
+        pymunk=str(pymunk.version),
+        python=platform.python_version(),
+        platform=f"{sys.platform}-{platform.machine()}",
+    )
+
+
+class BoardRef(_S):
+    """The board: its name, the file it was loaded from, the SHA-256 of its bytes."""
+
+    name: str
+    file: str
+    sha256: Digest
+
+
+class SandboxSetup(_S):
+    """The world of a sandbox replay before its first flick."""
+
+    castle_seats: list[int]
+    side_walls: bool
+    pins: list[int]  # hole indices, in the order the pins were put in
+
+
+class BranchOf(_S):
+    """Where a branched replay came from."""
+
+    file: str
+    until: int
+
+
+class Header(_S, tag="header", tag_field="kind"):
+    format: str
+    version: int
+    versions: Versions
+    created: str
+    mode: Literal["game", "sandbox"]
+    board: BoardRef
+    players: int
+    seats: list[int]
+    bots: list[str]
+    skill: float | None = None
+    seed: int | None = None
+    house_rules: HouseRules | None = None
+    sandbox: SandboxSetup | None = None
+    branch_of: BranchOf | None = None
+
+
+# ----------------------------------------------------------------- actions
+# mirrors of warlords_sim.rules.actions (to_dict / from_dict), tagged by "type"
+
+
+class _A(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, tag_field="type"):
+    pass
+
+
+class SupplyFlickRec(_A, tag="supply_flick"):
+    area: int
+    crenelation: Literal["high", "low"]
+    velocity: Vec
+    spin: float = 0.0
+    face: int = 1
+
+
+class BoardFlickRec(_A, tag="board_flick"):
+    die: int
+    velocity: Vec
+    spin: float = 0.0
+
+
+class SiegeShotRec(_A, tag="siege_shot"):
+    die: int
+    velocity: Vec
+    spin: float = 0.0
+
+
+class SpyMoveRec(_A, tag="spy_move"):
+    die: int
+    x: float
+    y: float
+
+
+class SapperPullRec(_A, tag="sapper_pull"):
+    hole: int
+
+
+class RingPinMoveRec(_A, tag="ring_pin_move"):
+    from_hole: int
+    to_hole: int
+
+
+class DeclineRec(_A, tag="decline"):
+    pass
+
+
+class SandboxFlickRec(_A, tag="flick"):
+    die: int
+    velocity: Vec
+    spin: float = 0.0
+    launch: Literal["table", "low", "high", "siege"] = "table"
+    start: Vec | None = None
+    height_mm: float = 0.0
+    face: int | None = None
+    add_at: Vec | None = None
+    siege_engine: Vec | None = None
+
+
+ActionRec = (
+    SupplyFlickRec
+    | BoardFlickRec
+    | SiegeShotRec
+    | SpyMoveRec
+    | SapperPullRec
+    | RingPinMoveRec
+    | DeclineRec
+    | SandboxFlickRec
+)
+
+GAME_ACTIONS = (
+    "supply_flick",
+    "board_flick",
+    "siege_shot",
+    "spy_move",
+    "sapper_pull",
+    "ring_pin_move",
+    "decline",
+)
+
+
+class DieRec(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
+    """A die's settled place, written as ``[id, x, y, angle, face, region]``."""
+
+    id: int
+    x: float
+    y: float
+    angle: float
+    face: int
+    region: str
+
+
+class ActionLine(_S, tag="action", tag_field="kind"):
+    index: int
+    player: int | None
+    action: ActionRec
+    digest: Digest
+    summary: str
+    dice: list[DieRec] = []
+    gone: list[int] = []
+
+
+class ResultLine(_S, tag="result", tag_field="kind"):
+    actions: int
+    digest: Digest | None
+    winners: list[int] = []
+    totals: list[int] = []
+    rounds: list[dict[str, Any]] = []

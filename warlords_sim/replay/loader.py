@@ -1,0 +1,246 @@
+"""Loading a replay: every line checked, every problem explained in one line.
+
+A last line cut off in the middle (a crash while writing it) is not an
+error: the replay keeps the valid prefix and says so (``truncated`` and a
+warning), so the game can be resumed. Any other bad line raises
+:class:`ReplayError` naming the file, the line, the field and what was
+expected.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from warlords_sim.replay.errors import ReplayError
+from warlords_sim.replay.format import (
+    FORMAT,
+    GAME_ACTIONS,
+    VERSION,
+    ActionLine,
+    ActionRec,
+    Header,
+    ResultLine,
+    SandboxFlickRec,
+)
+from warlords_sim.replay.sandbox import SandboxFlick
+from warlords_sim.rules.actions import Action, action_from_dict
+
+__all__ = ["Replay", "load_replay", "to_action"]
+
+
+@dataclass
+class Replay:
+    """A loaded replay.
+
+    Attributes:
+        path: the file.
+        header: the header line.
+        actions: the action lines, in order (action i is ``actions[i - 1]``,
+            on line i + 1 of the file).
+        result: the closing line, or None (a game still going, or cut off).
+        truncated: the last line was cut off in the middle (and dropped).
+        warnings: one-line notes for people (the cut-off line).
+        valid_bytes: length in bytes of the valid prefix of the file.
+        needs_newline: the valid prefix ends without a newline.
+    """
+
+    path: Path
+    header: Header
+    actions: list[ActionLine]
+    result: ResultLine | None = None
+    truncated: bool = False
+    warnings: list[str] = field(default_factory=list)
+    valid_bytes: int = 0
+    needs_newline: bool = False
+
+    @property
+    def mode(self) -> str:
+        return self.header.mode
+
+    def action(self, index: int) -> Action | SandboxFlick:
+        """Action ``index`` (1-based) as a rules action (or a sandbox flick)."""
+        return to_action(self.actions[index - 1].action)
+
+
+def to_action(rec: ActionRec) -> Action | SandboxFlick:
+    """The rules action (or :class:`SandboxFlick`) an action record describes."""
+    d = msgspec.to_builtins(rec)
+    if isinstance(rec, SandboxFlickRec):
+        return SandboxFlick.from_dict(d)
+    return action_from_dict(d)
+
+
+def _nonfinite(obj: Any, where: str = "") -> str | None:
+    """Path of the first NaN or infinite number in ``obj``, if any."""
+    if isinstance(obj, float):
+        return None if math.isfinite(obj) else where
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            bad = _nonfinite(v, f"{where}.{k}" if where else str(k))
+            if bad is not None:
+                return bad
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            bad = _nonfinite(v, f"{where}[{i}]")
+            if bad is not None:
+                return bad
+    return None
+
+
+def _get(obj: Any, path: str) -> Any:
+    cur = obj
+    for part in path.replace("[", ".[").split("."):
+        if not part:
+            continue
+        cur = cur[int(part[1:-1])] if part.startswith("[") else cur[part]
+    return cur
+
+
+def _explain(msg: str) -> str:
+    """msgspec's message as ``field `a.b`: expected ..., got ...``."""
+    where = ""
+    if " - at `$" in msg:
+        msg, _, at = msg.partition(" - at `$")
+        where = at.rstrip("`").lstrip(".")
+    if msg.startswith("Object missing required field"):
+        name = msg.split("`")[1]
+        full = f"{where}.{name}" if where else name
+        return f"missing field `{full}`"
+    if msg.startswith("Object contains unknown field"):
+        name = msg.split("`")[1]
+        full = f"{where}.{name}" if where else name
+        return f"unknown field `{full}`"
+    if msg.startswith("Invalid value") and where.endswith("type"):
+        return f"field `{where}`: unknown action type {msg.split(' ', 2)[2]}"
+    text = msg.replace("`", "")
+    text = text[0].lower() + text[1:] if text else text
+    return f"field `{where}`: {text}" if where else text
+
+
+def load_replay(path: str | os.PathLike[str]) -> Replay:
+    """Read and check a replay file.
+
+    Raises:
+        ReplayError: unreadable file, a line that is not JSON (other than a
+            last line cut off), a wrong format name, an unknown version, a
+            missing or mistyped field, a NaN or infinite number, lines out of
+            order; the message names the file, line and field.
+    """
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise ReplayError(f"{p}: cannot read the replay: {e.strerror or e}") from e
+    if not data:
+        raise ReplayError(f"{p}: empty file: expected a header line")
+    raw_lines = data.split(b"\n")
+    ends_with_newline = raw_lines[-1] == b""
+    if ends_with_newline:
+        raw_lines.pop()
+    header: Header | None = None
+    actions: list[ActionLine] = []
+    result: ResultLine | None = None
+    warnings: list[str] = []
+    truncated = False
+    offset = 0
+    valid_bytes = 0
+    needs_newline = False
+    n = len(raw_lines)
+    for i, raw in enumerate(raw_lines):
+        lineno = i + 1
+        last_unterminated = i == n - 1 and not ends_with_newline
+        where = f"{p}: line {lineno}"
+
+        def err(msg: str, where: str = where) -> ReplayError:
+            return ReplayError(f"{where}: {msg}")
+
+        try:
+            obj = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            if last_unterminated:
+                if header is None:
+                    raise err("the header line is cut off: nothing to keep") from None
+                truncated = True
+                warnings.append(
+                    f"{where}: the last line is cut off (a crash while writing it?); "
+                    f"kept the first {len(actions)} actions"
+                )
+                break
+            reason = e.msg if isinstance(e, json.JSONDecodeError) else "not UTF-8"
+            raise err(f"not JSON ({reason}); expected one JSON object a line") from None
+        if not isinstance(obj, dict):
+            raise err(f"expected a JSON object, got {type(obj).__name__}")
+        bad = _nonfinite(obj)
+        if bad is not None:
+            raise err(f"field `{bad}`: expected a finite number, got {_get(obj, bad)}")
+        kind = obj.get("kind")
+        try:
+            if header is None:
+                if kind != "header":
+                    raise err(f'field `kind`: expected "header" on the first line, got {kind!r}')
+                if obj.get("format") != FORMAT:
+                    raise err(
+                        f"field `format`: expected {FORMAT!r} (not a Warlords replay?), "
+                        f"got {obj.get('format')!r}"
+                    )
+                if obj.get("version") != VERSION or isinstance(obj.get("version"), bool):
+                    raise err(
+                        f"field `version`: unknown version {obj.get('version')!r}; "
+                        f"this warlords-sim reads version {VERSION}"
+                    )
+                header = msgspec.convert(obj, Header)
+                _check_header(header, err)
+            elif result is not None:
+                raise err("a line after the result line; expected the file to end")
+            elif kind == "action":
+                line = msgspec.convert(obj, ActionLine)
+                _check_action(line, header, len(actions) + 1, err)
+                actions.append(line)
+            elif kind == "result":
+                result = msgspec.convert(obj, ResultLine)
+                if result.actions != len(actions):
+                    raise err(
+                        f"field `actions`: expected {len(actions)} (the action lines), "
+                        f"got {result.actions}"
+                    )
+            else:
+                raise err(f'field `kind`: expected "action" or "result", got {kind!r}')
+        except msgspec.ValidationError as e:
+            raise err(_explain(str(e))) from None
+        offset += len(raw) + (0 if last_unterminated else 1)
+        valid_bytes = offset
+        needs_newline = last_unterminated
+    assert header is not None
+    return Replay(p, header, actions, result, truncated, warnings, valid_bytes, needs_newline)
+
+
+def _check_header(h: Header, err: Any) -> None:
+    if h.mode == "game":
+        if not 2 <= h.players <= 4:
+            raise err(f"field `players`: expected 2, 3 or 4, got {h.players}")
+        if len(h.bots) != h.players:
+            raise err(f"field `bots`: expected one name per player ({h.players}), got {h.bots}")
+        if h.house_rules is None:
+            raise err("missing field `house_rules` (a game replay needs its house rules)")
+    elif h.sandbox is None:
+        raise err("missing field `sandbox` (a sandbox replay needs its set-up)")
+
+
+def _check_action(line: ActionLine, header: Header, expected: int, err: Any) -> None:
+    if line.index != expected:
+        raise err(f"field `index`: expected {expected} (actions in order), got {line.index}")
+    is_flick = isinstance(line.action, SandboxFlickRec)
+    if header.mode == "game" and is_flick:
+        raise err(
+            f"field `action.type`: expected a game action ({', '.join(GAME_ACTIONS)}) "
+            "in a game replay, got 'flick'"
+        )
+    if header.mode == "sandbox" and not is_flick:
+        raise err("field `action.type`: expected 'flick' in a sandbox replay")

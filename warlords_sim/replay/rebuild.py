@@ -1,0 +1,348 @@
+"""Replaying a file's actions in a fresh game (or sandbox world), digest by digest.
+
+:func:`rebuild` gives the game after a valid prefix (for resume and
+branch); :class:`Replayer` steps one action at a time (verify uses it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from warlords_sim.board import Board, BoardError, load_board
+from warlords_sim.bots.policy import Policy
+from warlords_sim.physics import FlickError, World, WorldError
+from warlords_sim.replay.errors import ReplayError
+from warlords_sim.replay.format import ActionLine, DieRec, current_versions
+from warlords_sim.replay.loader import Replay, to_action
+from warlords_sim.replay.sandbox import SandboxFlick, apply_sandbox, sandbox_world
+from warlords_sim.replay.snapshot import Snapshot, digest_of, snapshot
+from warlords_sim.rules.engine import Game
+from warlords_sim.rules.errors import IllegalActionError
+from warlords_sim.rules.game import GameConfig
+from warlords_sim.rules.house_rules import HouseRules
+
+__all__ = [
+    "DieDiff",
+    "Divergence",
+    "Rebuilt",
+    "ReplayDivergence",
+    "Replayer",
+    "board_for",
+    "config_for",
+    "rebuild",
+    "version_notes",
+]
+
+
+class ReplayDivergence(ReplayError):
+    """A replayed action's settled state differs from the recorded digest."""
+
+    def __init__(self, message: str, divergence: Divergence) -> None:
+        super().__init__(message)
+        self.divergence = divergence
+
+
+@dataclass(frozen=True)
+class DieDiff:
+    """One die whose settled place differs: recorded vs replayed (None: not there)."""
+
+    die: int
+    recorded: DieRec | None
+    replayed: DieRec | None
+
+    @property
+    def distance_mm(self) -> float | None:
+        a, b = self.recorded, self.replayed
+        return None if a is None or b is None else math.hypot(b.x - a.x, b.y - a.y)
+
+    @property
+    def angle_rad(self) -> float | None:
+        a, b = self.recorded, self.replayed
+        if a is None or b is None:
+            return None
+        return math.remainder(b.angle - a.angle, 2 * math.pi)
+
+    def describe(self) -> str:
+        a, b = self.recorded, self.replayed
+        if a is None:
+            assert b is not None
+            return f"die {self.die}: not on the board in the recording, replayed at {_place(b)}"
+        if b is None:
+            return f"die {self.die}: recorded at {_place(a)}, replayed off the board"
+        text = f"die {self.die}: off by {self.distance_mm:.3g} mm, {self.angle_rad:.3g} rad"
+        if a.face != b.face:
+            text += f", face {a.face} -> {b.face}"
+        if a.region != b.region:
+            text += f", region {a.region} -> {b.region}"
+        return text
+
+    def as_json(self) -> dict[str, object]:
+        def d(r: DieRec | None) -> dict[str, object] | None:
+            if r is None:
+                return None
+            return {"x_mm": r.x, "y_mm": r.y, "angle_rad": r.angle, "face": r.face,
+                    "region": r.region}  # fmt: skip
+
+        return {
+            "die": self.die,
+            "recorded": d(self.recorded),
+            "replayed": d(self.replayed),
+            "distance_mm": self.distance_mm,
+            "angle_rad": self.angle_rad,
+        }
+
+
+def _place(r: DieRec) -> str:
+    return f"({r.x:.1f}, {r.y:.1f}) mm face {r.face} {r.region}"
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first action whose replayed digest differs from the recorded one."""
+
+    index: int
+    line: int
+    action: str
+    summary: str
+    recorded: str
+    replayed: str
+    dice: tuple[DieDiff, ...]
+
+    def describe(self) -> str:
+        head = (
+            f"action {self.index} (line {self.line}, {self.action}: {self.summary}) diverges: "
+            f"digest {self.replayed[:16]} replayed, {self.recorded[:16]} recorded"
+        )
+        if not self.dice:
+            return head + "; no die's place differs (orientation, pins or walls do)"
+        return head + "; " + "; ".join(d.describe() for d in self.dice)
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "index": self.index,
+            "line": self.line,
+            "action": self.action,
+            "summary": self.summary,
+            "recorded_digest": self.recorded,
+            "replayed_digest": self.replayed,
+            "dice": [d.as_json() for d in self.dice],
+        }
+
+
+def version_notes(replay: Replay) -> list[str]:
+    """How the versions that recorded ``replay`` differ from those running now."""
+    rec, now = replay.header.versions, current_versions()
+    names = {"package": "warlords-sim", "pymunk": "pymunk", "python": "Python",
+             "platform": "platform"}  # fmt: skip
+    return [
+        f"{names[k]} {getattr(rec, k)} (here {getattr(now, k)})"
+        for k in names
+        if getattr(rec, k) != getattr(now, k)
+    ]
+
+
+def board_for(
+    replay: Replay, board: Board | None = None, force: bool = False
+) -> tuple[Board, str | None]:
+    """The board to replay on and a warning if its SHA-256 differs (with ``force``).
+
+    Raises:
+        ReplayError: the board cannot be loaded, or its SHA-256 differs and not ``force``.
+    """
+    ref = replay.header.board
+    if board is None:
+        src = ref.file if Path(ref.file).is_file() else ref.name
+        try:
+            board = load_board(src)
+        except BoardError as e:
+            raise ReplayError(f"{replay.path}: cannot load the replay's board: {e}") from e
+    if board.sha256 == ref.sha256:
+        return board, None
+    msg = (
+        f"{replay.path}: board {board.name!r} ({board.path}) has SHA-256 {board.sha256} "
+        f"but the replay was recorded on SHA-256 {ref.sha256}"
+    )
+    if not force:
+        raise ReplayError(msg + "; give --force to replay on this board anyway")
+    return board, msg
+
+
+def config_for(replay: Replay, board: Board) -> GameConfig:
+    """The game a game replay's header describes."""
+    h = replay.header
+    try:
+        rules = (h.house_rules or HouseRules()).check(f"{replay.path}: line 1: house_rules")
+        return GameConfig(board, h.players, rules)
+    except ValueError as e:
+        raise ReplayError(f"{replay.path}: line 1: {e}") from e
+
+
+class Replayer:
+    """Applies a replay's actions one by one to a fresh game or sandbox world.
+
+    Args:
+        replay: the loaded replay.
+        board: the board (default: the header's, checked by SHA-256).
+        force: replay even if the board's SHA-256 differs.
+        policies: one per player (None for a human seat): each bot chooses
+            (and its choice is dropped) before each of its player's
+            recorded actions, so its random generator stands where it stood
+            when the game was recorded; needed to continue the game with bots.
+    """
+
+    def __init__(
+        self,
+        replay: Replay,
+        *,
+        board: Board | None = None,
+        force: bool = False,
+        policies: Sequence[Policy | None] | None = None,
+    ) -> None:
+        self.replay = replay
+        self.board, self.board_warning = board_for(replay, board, force)
+        h = replay.header
+        self.game: Game | None = None
+        self.world: World | None = None
+        if h.mode == "game":
+            self.game = Game(config_for(replay, self.board))
+        else:
+            assert h.sandbox is not None
+            self.world = sandbox_world(self.board, h.sandbox)
+        self.policies = list(policies) if policies is not None else None
+        players = max(h.players, 1)
+        seed = h.seed if h.seed is not None else 0
+        self.rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(players)]
+        if self.policies is not None and len(self.policies) != h.players:
+            got = len(self.policies)
+            raise ReplayError(f"need {h.players} policies (one per player), got {got}")
+        self.index = 0
+        self.digests: list[str] = []
+        self._recorded: Snapshot = {}
+
+    @property
+    def target(self) -> Game | World:
+        t = self.game if self.game is not None else self.world
+        assert t is not None
+        return t
+
+    def step(self) -> Divergence | None:
+        """Apply the next action; the divergence if its digest differs.
+
+        Raises:
+            ReplayError: the rules (or the physics) refuse the action.
+            IndexError: no action left.
+        """
+        line = self.replay.actions[self.index]
+        lineno = self.index + 2
+        action = to_action(line.action)
+        where = f"{self.replay.path}: line {lineno}: action {line.index} ({action.kind})"
+        try:
+            if isinstance(action, SandboxFlick):
+                assert self.world is not None
+                apply_sandbox(self.world, action)
+            else:
+                assert self.game is not None
+                if self.policies is not None and not self.game.over:
+                    legal = self.game.legal_actions()
+                    pol = self.policies[legal.player]
+                    if pol is not None:
+                        pol.choose(self.game.state, legal, self.rngs[legal.player])
+                self.game.apply(action)
+        except IllegalActionError as e:
+            raise ReplayError(f"{where}: the rules refuse it: {e}") from e
+        except (FlickError, WorldError) as e:
+            raise ReplayError(f"{where}: the physics refuses it: {e}") from e
+        self.index += 1
+        digest = digest_of(self.target)
+        self.digests.append(digest)
+        for r in line.dice:
+            self._recorded[r.id] = r
+        for g in line.gone:
+            self._recorded.pop(g, None)
+        if digest == line.digest:
+            return None
+        return self._divergence(line, lineno, action.kind, digest)
+
+    def _divergence(self, line: ActionLine, lineno: int, kind: str, digest: str) -> Divergence:
+        now = snapshot(self.target)
+        dice = tuple(
+            DieDiff(i, self._recorded.get(i), now.get(i))
+            for i in sorted(set(now) | set(self._recorded))
+            if self._recorded.get(i) != now.get(i)
+        )
+        return Divergence(line.index, lineno, kind, line.summary, line.digest, digest, dice)
+
+
+@dataclass
+class Rebuilt:
+    """A game (or sandbox world) rebuilt from a replay's valid prefix."""
+
+    replay: Replay
+    replayer: Replayer
+    index: int
+    divergence: Divergence | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def game(self) -> Game:
+        """The game (game replays)."""
+        if self.replayer.game is None:
+            raise ReplayError(f"{self.replay.path}: a sandbox replay has no game")
+        return self.replayer.game
+
+    @property
+    def target(self) -> Game | World:
+        return self.replayer.target
+
+    @property
+    def rngs(self) -> list[np.random.Generator]:
+        return self.replayer.rngs
+
+    @property
+    def digests(self) -> list[str]:
+        return self.replayer.digests
+
+
+def rebuild(
+    replay: Replay,
+    until: int | None = None,
+    *,
+    policies: Sequence[Policy | None] | None = None,
+    board: Board | None = None,
+    force: bool = False,
+) -> Rebuilt:
+    """The game (or sandbox world) after actions 1..``until`` (default: all) of ``replay``.
+
+    Every digest is checked; with ``policies`` the bots' generators are
+    brought to where they stood (see :class:`Replayer`), so bots continue
+    the game exactly as they would have.
+
+    Raises:
+        ReplayError: ``until`` out of range, the board differs, an action is refused.
+        ReplayDivergence: a digest differs (unless ``force``: then
+            ``Rebuilt.divergence`` holds the first one).
+    """
+    n = len(replay.actions)
+    if until is None:
+        until = n
+    if not 0 <= until <= n:
+        raise ReplayError(
+            f"{replay.path}: --until {until} is out of range: the replay has {n} actions"
+        )
+    rp = Replayer(replay, board=board, force=force, policies=policies)
+    out = Rebuilt(replay, rp, 0)
+    if rp.board_warning:
+        out.warnings.append(rp.board_warning)
+    for _ in range(until):
+        div = rp.step()
+        if div is not None and out.divergence is None:
+            if not force:
+                raise ReplayDivergence(f"{replay.path}: {div.describe()}", div)
+            out.divergence = div
+    out.index = until
+    return out

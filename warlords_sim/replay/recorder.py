@@ -1,0 +1,329 @@
+"""Recording a replay as play goes: each line appended, flushed and fsync'd.
+
+::
+
+    rec = Recorder.create("game.jsonl", config, seed=7, bots=["aim", "human"])
+    outcome = game.apply(action)
+    rec.record(action, game, outcome)   # after the action settles
+    ...
+    rec.finish(game)                    # the closing line with the result
+
+A crash or a killed process loses at most the action in flight: every line
+is on disk (``os.fsync``) before the next action starts.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import IO, TYPE_CHECKING, Any
+
+import msgspec
+
+from warlords_sim.board import BOARDS_DIR, Board
+from warlords_sim.physics import FlickResult, World
+from warlords_sim.replay.errors import ReplayError
+from warlords_sim.replay.format import (
+    FORMAT,
+    VERSION,
+    ActionLine,
+    BoardRef,
+    BranchOf,
+    Header,
+    ResultLine,
+    SandboxSetup,
+    current_versions,
+)
+from warlords_sim.replay.sandbox import SandboxFlick, sandbox_setup
+from warlords_sim.replay.snapshot import (
+    Snapshot,
+    Target,
+    as_state,
+    diff,
+    digest_of,
+    snapshot,
+    summarize,
+)
+from warlords_sim.rules.actions import Action
+from warlords_sim.rules.engine import Outcome
+from warlords_sim.rules.game import GameConfig
+
+if TYPE_CHECKING:
+    from warlords_sim.replay.loader import Replay
+
+__all__ = ["Recorder", "make_header"]
+
+
+def _dumps(obj: Any) -> bytes:
+    try:
+        return (json.dumps(obj, allow_nan=False, separators=(",", ":")) + "\n").encode()
+    except ValueError as e:
+        raise ReplayError(f"cannot record a non-finite number: {e}") from e
+
+
+def _board_file(board: Board) -> str:
+    """The board's file: its name for a board of ``boards/``, else the path it came from."""
+    p = Path(board.path)
+    try:
+        if p.resolve().parent == BOARDS_DIR.resolve():
+            return p.stem
+    except OSError:
+        pass
+    return str(p)
+
+
+def make_header(
+    config: GameConfig | Board,
+    *,
+    seed: int | None,
+    bots: Sequence[str],
+    mode: str = "game",
+    skill: float | None = None,
+    sandbox: SandboxSetup | None = None,
+    branch_of: BranchOf | None = None,
+) -> Header:
+    """The header of a new replay of ``config`` (a :class:`Board` for a sandbox).
+
+    Raises:
+        ReplayError: a mode that does not fit ``config``, or not one bot name per player.
+    """
+    if mode not in ("game", "sandbox"):
+        raise ReplayError(f"replay mode must be 'game' or 'sandbox', got {mode!r}")
+    if isinstance(config, Board):
+        if mode != "sandbox":
+            raise ReplayError("a replay of a bare board must be a sandbox (mode='sandbox')")
+        board = config
+        players, seats, rules = 0, [], None
+        setup = sandbox if sandbox is not None else sandbox_setup(board)
+    else:
+        if mode != "game":
+            raise ReplayError("a sandbox replay takes a Board, not a GameConfig")
+        board = config.board
+        players, seats, rules = config.players, list(config.seats_for_round(0)), config.house_rules
+        setup = None
+        if len(bots) != players:
+            raise ReplayError(f"need one bot name per player ({players}), got {list(bots)}")
+    now = _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
+    return Header(
+        format=FORMAT,
+        version=VERSION,
+        versions=current_versions(),
+        created=now,
+        mode="sandbox" if mode == "sandbox" else "game",
+        board=BoardRef(name=board.name, file=_board_file(board), sha256=board.sha256),
+        players=players,
+        seats=seats,
+        bots=list(bots),
+        skill=skill,
+        seed=seed,
+        house_rules=rules,
+        sandbox=setup,
+        branch_of=branch_of,
+    )
+
+
+class Recorder:
+    """Appends a replay's lines to a file (see the module docstring).
+
+    Use :meth:`create` for a new file and :meth:`append` to continue one
+    that ends without a result.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        fh: IO[bytes],
+        header: Header,
+        next_index: int = 1,
+        last: Snapshot | None = None,
+        next_player: int | None = None,
+    ) -> None:
+        self.path = path
+        self.header = header
+        self._fh = fh
+        self._index = next_index
+        self._last: Snapshot = dict(last or {})
+        self._next_player = next_player
+        self._finished = False
+
+    # ---------------------------------------------------------------- open
+
+    @classmethod
+    def create(
+        cls,
+        path: str | os.PathLike[str],
+        config: GameConfig | Board,
+        *,
+        seed: int | None,
+        bots: Sequence[str],
+        mode: str = "game",
+        force: bool = False,
+        skill: float | None = None,
+        sandbox: SandboxSetup | None = None,
+        branch_of: BranchOf | None = None,
+    ) -> Recorder:
+        """Start a new replay at ``path`` and write its header line.
+
+        Args:
+            config: the game (a :class:`Board` for ``mode="sandbox"``).
+            seed: the game's seed (None if not seeded).
+            bots: one name per player ("aim", "random", "human", ...); empty for a sandbox.
+            force: overwrite an existing file (otherwise it is never touched).
+            skill: the bots' skill, if any.
+            sandbox: the sandbox world's set-up (default: the ``flick`` command's).
+
+        Raises:
+            ReplayError: ``path`` exists (and not ``force``) or cannot be written.
+        """
+        header = make_header(
+            config,
+            seed=seed,
+            bots=bots,
+            mode=mode,
+            skill=skill,
+            sandbox=sandbox,
+            branch_of=branch_of,
+        )
+        p = Path(path)
+        try:
+            fh = open(p, "wb" if force else "xb")  # noqa: SIM115 (kept open while recording)
+        except FileExistsError:
+            raise ReplayError(f"{p}: the file exists; give --force to overwrite it") from None
+        except OSError as e:
+            raise ReplayError(f"{p}: cannot write the replay: {e.strerror or e}") from e
+        first = None if isinstance(config, Board) else config.house_rules.first_player
+        rec = cls(p, fh, header, next_player=first)
+        rec._write(msgspec.to_builtins(header))
+        return rec
+
+    @classmethod
+    def append(cls, replay: Replay, target: Target) -> Recorder:
+        """Continue ``replay``'s file after its valid prefix (a resume).
+
+        ``target`` is the game (or sandbox world) rebuilt from that prefix
+        (:func:`warlords_sim.replay.rebuild`). A line cut off by a crash is
+        removed first; nothing else in the file changes.
+
+        Raises:
+            ReplayError: the replay already has a result, or the file cannot be written.
+        """
+        if replay.result is not None:
+            raise ReplayError(f"{replay.path}: the replay is finished (it has a result line)")
+        p = replay.path
+        try:
+            fh = open(p, "r+b")  # noqa: SIM115 (kept open while recording)
+            fh.truncate(replay.valid_bytes)
+            fh.seek(replay.valid_bytes)
+            if replay.needs_newline:
+                fh.write(b"\n")
+        except OSError as e:
+            raise ReplayError(f"{p}: cannot append to the replay: {e.strerror or e}") from e
+        st = as_state(target)
+        nxt = None if isinstance(st, World) else st.active
+        return cls(p, fh, replay.header, len(replay.actions) + 1, snapshot(target), nxt)
+
+    # -------------------------------------------------------------- writing
+
+    def _write(self, obj: Any) -> None:
+        data = _dumps(obj)
+        try:
+            self._fh.write(data)
+            self._fh.flush()
+            os.fsync(self._fh.fileno())
+        except OSError as e:
+            raise ReplayError(f"{self.path}: cannot write the replay: {e.strerror or e}") from e
+
+    @property
+    def actions(self) -> int:
+        """Actions written so far."""
+        return self._index - 1
+
+    def record(
+        self,
+        action: Action | SandboxFlick,
+        game: Target,
+        outcome: Outcome | None = None,
+        result: FlickResult | None = None,
+    ) -> None:
+        """Append the line of ``action``, which has just settled in ``game``.
+
+        Args:
+            action: the action applied (a :class:`SandboxFlick` in a sandbox).
+            game: the game after the action (Game, GameState or sandbox World).
+            outcome: what the engine returned, for a fuller summary (optional).
+            result: a sandbox flick's result (optional).
+        """
+        if self._finished:
+            raise ReplayError(f"{self.path}: the replay is finished")
+        st = as_state(game)
+        player = outcome.player if outcome is not None else self._next_player
+        if isinstance(st, World):
+            player = None
+        now = snapshot(game)
+        changed, gone = diff(self._last, now)
+        self._last = now
+        line = {
+            "kind": "action",
+            "index": self._index,
+            "player": player,
+            "action": action.to_dict(),
+            "digest": digest_of(game),
+            "summary": summarize(action, player, game, outcome, result),
+            "dice": [[d.id, d.x, d.y, d.angle, d.face, d.region] for d in changed],
+            "gone": gone,
+        }
+        self._write(line)
+        self._index += 1
+        if not isinstance(st, World):
+            self._next_player = st.active
+
+    def copy_line(self, line: ActionLine, digest: str | None = None) -> None:
+        """Append an already recorded action line (renumbered; optionally a new digest)."""
+        obj = msgspec.to_builtins(line)
+        obj["index"] = self._index
+        if digest is not None:
+            obj["digest"] = digest
+        self._write(obj)
+        self._index += 1
+
+    def sync(self, game: Target) -> None:
+        """Take ``game`` as the state after the last line (after :meth:`copy_line`)."""
+        self._last = snapshot(game)
+        st = as_state(game)
+        if not isinstance(st, World):
+            self._next_player = st.active
+
+    def finish(self, result: Target | None = None) -> ResultLine:
+        """Write the closing line (the game's result, or the sandbox's end) and close."""
+        obj: dict[str, Any] = {"kind": "result", "actions": self.actions, "digest": None}
+        if result is not None:
+            obj["digest"] = digest_of(result)
+            st = as_state(result)
+            if not isinstance(st, World):
+                obj["winners"] = list(st.winners)
+                obj["totals"] = list(st.totals)
+                obj["rounds"] = [r.to_dict() for r in st.history]
+        self._write(obj)
+        self._finished = True
+        self.close()
+        return msgspec.convert(obj, ResultLine)
+
+    def close(self) -> None:
+        """Close the file (without a result: the replay stays resumable)."""
+        if not self._fh.closed:
+            self._fh.close()
+
+    def __enter__(self) -> Recorder:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
