@@ -39,6 +39,9 @@ class GameConfig:
 
     Raises:
         ValueError: players not 2..4, or the first player not one of them.
+        HouseRulesError: house rules out of range (a ``ValueError`` too;
+            :meth:`HouseRules.check`, so rules built in code are checked as
+            a file's are).
     """
 
     board: Board
@@ -46,6 +49,7 @@ class GameConfig:
     house_rules: HouseRules = field(default_factory=HouseRules)
 
     def __post_init__(self) -> None:
+        self.house_rules.check()
         if not 2 <= self.players <= 4:
             raise ValueError(f"players must be 2, 3 or 4, got {self.players}")
         if not 0 <= self.house_rules.first_player < self.players:

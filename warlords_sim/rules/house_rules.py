@@ -94,6 +94,14 @@ class HouseRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
         def bad(field: str, expected: str, got: object) -> HouseRulesError:
             return HouseRulesError(f"{where}: field `{field}`: expected {expected}, got {got!r}")
 
+        # the named choices (Literal fields), checked here too for rules built in code
+        hints = typing.get_type_hints(type(self))
+        for name in self.__struct_fields__:
+            choices = typing.get_args(hints[name])
+            if typing.get_origin(hints[name]) is typing.Literal:
+                value = getattr(self, name)
+                if value not in choices:
+                    raise bad(name, "one of " + ", ".join(repr(c) for c in choices), value)
         if not 0 <= self.rounds <= 100:
             raise bad("rounds", "an integer 0..100 (0: one round per player)", self.rounds)
         if not 1 <= self.dice_per_player <= 20:
