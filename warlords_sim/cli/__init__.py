@@ -95,6 +95,7 @@ def _register() -> None:
     from warlords_sim.cli.board_cmd import board
     from warlords_sim.cli.flick_cmd import flick
     from warlords_sim.cli.play_cmd import play
+    from warlords_sim.cli.render_cmd import render
     from warlords_sim.cli.replay_cmd import replay
     from warlords_sim.cli.simulate_cmd import simulate
     from warlords_sim.cli.variants_cmd import variants
@@ -102,6 +103,7 @@ def _register() -> None:
     main.add_command(board)
     main.add_command(flick)
     main.add_command(play)
+    main.add_command(render)
     main.add_command(replay)
     main.add_command(simulate)
     main.add_command(variants)

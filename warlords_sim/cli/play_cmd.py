@@ -28,7 +28,8 @@ D decline an ability, F fast-forward, Space continue after a round.
 \b
 Players are numbered 0.. in turn order; P0 sits at the bottom. --bots lists
 the players a bot plays ("none": everyone is human). Every game is recorded
-to a replay file (default ./warlords-YYYYmmdd-HHMMSS.jsonl).
+to a replay file (default ./warlords-YYYYmmdd-HHMMSS.jsonl); --resume FILE
+continues a game whose file ends without a result (a crash), appending to it.
 
 \b
 Examples:
@@ -36,6 +37,7 @@ Examples:
   warlords-sim play --players 4 --bots 1,2,3 --variant wall1
   warlords-sim play --players 3 --bots none  three humans, hot-seat
   warlords-sim play --bots 0,1 --screenshot play.png
+  warlords-sim play --resume warlords-20260101-120000.jsonl
 """
 
 
@@ -65,6 +67,7 @@ def parse_bots(text: str, players: int) -> list[int]:
 
 
 @click.command("play", help=_HELP)
+@click.pass_context
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option(
     "--bots",
@@ -94,12 +97,22 @@ def parse_bots(text: str, players: int) -> list[int]:
     help="Replay file to write (default ./warlords-YYYYmmdd-HHMMSS.jsonl).",
 )
 @click.option(
+    "--resume",
+    "resume_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Continue the game of a replay that ends without a result (after a crash), "
+    "appending to it; the players, bots, rules and seed are the file's.",
+)
+@click.option(
     "--screenshot",
     type=click.Path(dir_okay=False),
     default=None,
     help="Render a game in progress to this PNG and exit (nothing is recorded).",
 )
 def play(
+    ctx: click.Context,
     players: int,
     bots_text: str,
     bot: str,
@@ -109,8 +122,20 @@ def play(
     board: str,
     seed: int,
     record: str | None,
+    resume_file: str | None,
     screenshot: str | None,
 ) -> None:
+    if resume_file is not None:
+        given = [
+            "--" + name.replace("_text", "").replace("_file", "").replace("_", "-")
+            for name in ctx.params
+            if name != "resume_file"
+            and ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+        ]
+        if given:
+            fail(f"--resume takes the game from FILE: drop {', '.join(given)}")
+        _resume(resume_file)
+        return
     try:
         the_board = load_board(board)
         rules = load_house_rules(rules_file) if rules_file else HouseRules()
@@ -143,3 +168,21 @@ def play(
     click.echo(line)
     controller = GameController(config, policies, seed=seed, recorder=recorder)
     run(controller)
+
+
+def _resume(path: str) -> None:
+    """``play --resume FILE``: continue a crashed game in the window."""
+    import pyglet  # the window needs it; nothing else in the package does
+
+    pyglet.options["shadow_window"] = False
+    pyglet.options["vsync"] = False
+    from warlords_sim.gui import app
+    from warlords_sim.gui.playback import resume_game
+    from warlords_sim.replay import ReplayError
+
+    try:
+        controller, line = resume_game(path)
+    except (ReplayError, OSError) as e:
+        fail(e)
+    click.echo(line)
+    app.run(controller)

@@ -6,6 +6,8 @@ Also the recording helpers of ``simulate --record`` and ``flick --record``.
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
 import click
@@ -28,8 +30,16 @@ from warlords_sim.replay.rebuild import version_notes
 
 __all__ = ["open_sandbox_recorder", "record_flick", "replay"]
 
-_HELP = """Verify a replay (a recorded game or flick sequence, JSON Lines; see
-docs/replay-format.md), or branch a new game from any of its actions.
+_HELP = """Watch a replay (a recorded game or flick sequence, JSON Lines; see
+docs/replay-format.md) in the window, verify it, or branch a new game from
+any of its actions.
+
+\b
+Without --verify or --branch the game is played back in the play window,
+the physics re-simulated so the dice move as they did: Space pauses, Right
+plays one action (or finishes the one in flight), + and - change the
+speed; the side panel shows the action number and its summary. --until N
+starts paused after action N.
 
 \b
 --verify re-simulates every action headless and compares the digest of the
@@ -47,6 +57,7 @@ recorded the game (same seed), the branch replays the original game.
 \b
 Examples:
   warlords-sim simulate --players 3 --seed 7 --record game.jsonl
+  warlords-sim replay game.jsonl
   warlords-sim replay game.jsonl --verify
   warlords-sim replay game.jsonl --until 40 --branch whatif.jsonl --bots random
 """
@@ -103,13 +114,19 @@ def replay(
     board_name: str | None,
     force: bool,
 ) -> None:
-    if do_verify == (branch_to is not None):
-        fail("give --verify, or --branch NEW (watching a replay in the window is not built yet)")
+    if do_verify and branch_to is not None:
+        fail("give --verify or --branch NEW, not both")
+    if branch_to is None and not do_verify:
+        for opt, value in (("--json", as_json), ("--bots", bots), ("--skill", skill)):
+            if value:
+                fail(f"{opt} needs --verify or --branch NEW")
     if until is not None and until < 0:
         fail(f"--until must be >= 0, got {until}")
     board = load_board_or_fail(board_name) if board_name is not None else None
     rep = _load(file)
-    if do_verify:
+    if branch_to is None and not do_verify:
+        _watch(rep, board, force, until)
+    elif do_verify:
         if rep.truncated:
             fail(
                 f"{rep.warnings[0]}; resume the game or branch from it "
@@ -121,6 +138,43 @@ def replay(
         for w in rep.warnings:
             click.echo(f"warning: {w}", err=True)
         _branch(rep, branch_to, until, bots, skill, board, force)
+
+
+def _watch(rep: Replay, board: Board | None, force: bool, until: int | None) -> None:
+    """Play the replay back in the window (``until``: start paused after action N)."""
+    n = len(rep.actions)
+    if until is not None and until > n:
+        fail(f"--until {until} is out of range: the replay has {n} actions")
+    for w in rep.warnings:
+        click.echo(f"warning: {w}", err=True)
+    if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
+        fail(
+            "no DISPLAY to open the window on; draw the replay off-screen with "
+            "'warlords-sim render FILE --out OUT.gif' instead"
+        )
+    import pyglet  # the window needs it; nothing else in the package does
+
+    pyglet.options["shadow_window"] = False
+    pyglet.options["vsync"] = False
+    from warlords_sim.gui.playback import ReplayController
+    from warlords_sim.gui.watch import run_watch
+
+    try:
+        controller = ReplayController(rep, board=board, force=force)
+    except ReplayError as e:
+        fail(e)
+    for w in controller.warnings:
+        click.echo(f"warning: {w}", err=True)
+    if until is not None:
+        controller.skip_to(until)
+        controller.paused = True
+    click.echo(f"watching {rep.path}: {n} actions (Space: pause, Right: step, +/-: speed)")
+    try:
+        run_watch(controller)
+    except Exception as e:
+        if type(e).__name__ == "NoSuchDisplayException":
+            fail(f"cannot open the window: {e} (is DISPLAY set?)")
+        raise
 
 
 def _verify(
@@ -208,8 +262,8 @@ def _branch(
     if rebuilt.divergence is not None:
         click.echo(f"warning: {rebuilt.divergence.describe()}", err=True)
     if out.result is None:
-        how = "with --bots, or " if h.mode == "game" else ""
-        click.echo(head + f" (continue it {how}in the window once it exists)")
+        how = "with --bots, or in the window: warlords-sim play --resume " + new
+        click.echo(head + f" (continue it {how})" if h.mode == "game" else head)
     elif h.mode == "game":
         more = len(out.actions) - n
         win = " ".join(f"P{w}" for w in out.result.winners) or "-"

@@ -96,6 +96,10 @@ class GameController:
         bot_delay: seconds a bot waits before acting (0: at once).
         auto_continue: seconds the end-of-round screen stays when every
             player is a bot (humans continue it themselves).
+        game: a game in progress to continue (``play --resume``: rebuilt
+            from a replay) instead of a new one; its physics must be a World.
+        rngs: the bots' generators for ``game`` (one per player), where they
+            stood (see :func:`warlords_sim.replay.rebuild`).
     """
 
     def __init__(
@@ -107,17 +111,21 @@ class GameController:
         recorder: Any | None = None,
         bot_delay: float = 0.6,
         auto_continue: float = 3.0,
+        game: Game | None = None,
+        rngs: list[np.random.Generator] | None = None,
     ) -> None:
         self.config = config
-        self.game = Game(config)
+        self.game = game if game is not None else Game(config)
         world = self.game.state.physics
         if not isinstance(world, World):
             raise TypeError("the window needs the real physics World")
         self.world = world
         self.bots: dict[int, Policy] = dict(bots or {})
         self.seed = seed
-        seqs = np.random.SeedSequence(seed).spawn(config.players)
-        self.rngs = [np.random.default_rng(s) for s in seqs]
+        if rngs is None:
+            seqs = np.random.SeedSequence(seed).spawn(config.players)
+            rngs = [np.random.default_rng(s) for s in seqs]
+        self.rngs = list(rngs)
         self.recorder = recorder
         self.bot_delay = bot_delay
         self.auto_continue = auto_continue

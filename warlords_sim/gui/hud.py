@@ -13,13 +13,18 @@ from warlords_sim.gui.controller import GameController, Phase
 from warlords_sim.gui.render import Colour, seat_rgb, shade
 from warlords_sim.plotting import SEAT_COLOUR_NAMES
 
-__all__ = ["PANEL_WIDTH", "Hud"]
+__all__ = ["PANEL_WIDTH", "PLAY_HELP", "Hud"]
 
 #: Width of the side panel (px).
 PANEL_WIDTH = 330
 _FONT = 11
 _INK = (40, 34, 28, 255)
 _RED = (180, 30, 30, 255)
+PLAY_HELP = (
+    "Mouse: press a die or a launch spot, drag back, release.\n"
+    "1-3 area, H/L crenelation, Q/E or wheel: spin, S: siege engine, "
+    "D: decline, Esc: cancel, F: fast-forward, Space: continue."
+)
 
 
 class _Text:
@@ -100,6 +105,8 @@ class Hud:
         )
         self.labels_batch = pyglet.graphics.Batch()
         self.board_labels: list[tuple[float, float, Any]] = []
+        #: The keys and mouse help at the bottom of the panel.
+        self.help_text = PLAY_HELP
 
     def place_board_labels(self, to_px: Callable[[float, float], tuple[float, float]]) -> None:
         """Seat names beside the castles and area numbers at the launch spots."""
@@ -194,13 +201,8 @@ class Hud:
             self.message.set("", x, y)
         y -= self.status.set(status, x, y) + 12
         self.log.set("Log\n" + "\n".join(c.log), x, y)
-        help_text = (
-            "Mouse: press a die or a launch spot, drag back, release.\n"
-            "1-3 area, H/L crenelation, Q/E or wheel: spin, S: siege engine, "
-            "D: decline, Esc: cancel, F: fast-forward, Space: continue."
-        )
-        self.help.set(help_text, x, 200)
-        self.help.set(help_text, x, 12 + self.help.label.content_height)
+        self.help.set(self.help_text, x, 200)
+        self.help.set(self.help_text, x, 12 + self.help.label.content_height)
         if speed is not None:
             px, py, text = speed
             self.speed.set(text, px + 16, py + 26, _RED if "max" in text else _INK)

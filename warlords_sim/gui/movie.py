@@ -1,0 +1,349 @@
+"""Drawing a replay off-screen (``warlords-sim render``): frames for a GIF or
+an MP4, or one PNG of the final state.
+
+The board and the dice are drawn by the window's own layers
+(:class:`~warlords_sim.gui.render.BoardLayer`,
+:class:`~warlords_sim.gui.render.DiceLayer`, the seat labels of
+:class:`~warlords_sim.gui.hud.Hud`) into an OpenGL framebuffer of an
+invisible window, at twice the output size and scaled down (smooth edges).
+A caption bar above the board says which action is shown and its summary.
+Call :func:`prepare_offscreen` before anything imports ``pyglet.window``:
+without a ``DISPLAY`` it selects pyglet's headless (EGL) mode.
+
+The frames of actions ``first``..``last`` (see :func:`replay_frames`): one
+of the state before ``first``; for each flick, one frame per ``1/fps`` s of
+simulated time while it moves, the last one the settled state
+(``ceil(steps * fps / 240)`` frames for a flick of ``steps`` physics steps
+of 1/240 s); one frame for each other action (a choice). The settled
+frame of each action is held for :data:`HOLD_S` more.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "HOLD_S",
+    "SUPERSAMPLE",
+    "Canvas",
+    "Frame",
+    "GifWriter",
+    "Mp4Writer",
+    "OffscreenError",
+    "prepare_offscreen",
+    "replay_frames",
+]
+
+#: Seconds each action's settled frame is held (on top of its 1/fps).
+HOLD_S = 0.6
+#: The drawing is made at this many times the output size, then scaled down.
+SUPERSAMPLE = 2
+_STEPS_PER_S = 240  # 1 / physics.world.TIMESTEP
+
+
+class OffscreenError(RuntimeError):
+    """No OpenGL context for off-screen drawing (no display, no EGL)."""
+
+
+def prepare_offscreen() -> str:
+    """Choose how to draw off-screen, before ``pyglet.window`` is imported.
+
+    Returns "x11" (a ``DISPLAY`` is set, or pyglet already has a window
+    system loaded) or "headless" (pyglet's EGL mode).
+    """
+    import pyglet
+
+    pyglet.options["shadow_window"] = False
+    pyglet.options["vsync"] = False
+    if "pyglet.window" in sys.modules:
+        return "headless" if pyglet.options["headless"] else "x11"
+    if os.environ.get("DISPLAY"):
+        return "x11"
+    pyglet.options["headless"] = True
+    return "headless"
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One picture: RGB bytes, top row first, and how long it shows (s)."""
+
+    width: int
+    height: int
+    rgb: bytes
+    duration: float
+
+    def image(self) -> Any:
+        """As a Pillow image."""
+        from PIL import Image
+
+        return Image.frombytes("RGB", (self.width, self.height), self.rgb)
+
+
+class Canvas:
+    """An invisible window drawing a replay's board, dice and caption.
+
+    Args:
+        controller: the replay being played back.
+        width: output width in pixels; the height is the board's (square)
+            plus the caption bar.
+
+    Raises:
+        OffscreenError: no OpenGL context can be had.
+    """
+
+    def __init__(self, controller: Any, width: int) -> None:
+        import pyglet
+        from pyglet.image.buffer import Framebuffer
+        from pyglet.math import Mat4
+
+        from warlords_sim.gui.app import MARGIN_MM
+        from warlords_sim.gui.hud import Hud
+        from warlords_sim.gui.render import BoardLayer, DiceLayer
+
+        self.c = controller
+        self.out_w = width - width % 2  # even sizes (video encoders need them)
+        width = self.out_w
+        self.caption_h = max(30, round(width * 0.085))
+        self.caption_h += self.caption_h % 2
+        self.out_h = width + self.caption_h
+        ss = SUPERSAMPLE
+        self.w, self.h = width * ss, self.out_h * ss
+        try:
+            self.window = pyglet.window.Window(self.w, self.h, visible=False, caption="render")
+        except Exception as e:  # noqa: BLE001 (any window-system failure means the same)
+            raise OffscreenError(
+                f"cannot open an off-screen OpenGL context ({type(e).__name__}: {e}); "
+                "rendering needs a DISPLAY (e.g. run it under xvfb-run) or EGL "
+                "(apt-get install libegl1 libgl1-mesa-dri)"
+            ) from e
+        self.window.switch_to()
+        self.texture = pyglet.image.Texture.create(self.w, self.h)
+        self.fbo = Framebuffer()
+        self.fbo.attach_texture(self.texture)
+        board = controller.config.board
+        self.board_layer = BoardLayer(board)
+        self.dice_layer = DiceLayer(board)
+        self.hud = Hud(controller)
+        extent = board.size_mm + 2 * MARGIN_MM
+        self.mm_scale = self.w / extent
+        self.origin = (self.w / 2.0, self.w / 2.0)
+        self.hud.place_board_labels(self._to_px)
+        self._labels_round = controller.state.round
+        self._projection = Mat4.orthogonal_projection(0, self.w, 0, self.h, -8192, 8192)
+        self.caption_batch = pyglet.graphics.Batch()
+        top = self.h - self.caption_h * ss
+        self.bar = pyglet.shapes.Rectangle(
+            0, top, self.w, self.caption_h * ss, (247, 243, 234), batch=self.caption_batch
+        )
+        self.rule = pyglet.shapes.Rectangle(
+            0, top, self.w, ss, (170, 150, 120), batch=self.caption_batch
+        )
+        px = self.caption_h * ss * 0.30  # two lines of text in the bar
+        pt = px * 0.75  # points at 96 dpi
+        pad = 8 * ss
+        ink = (40, 34, 28, 255)
+        self.line1 = pyglet.text.Label(
+            "", x=pad, y=self.h - pad * 0.6, anchor_y="top", font_size=pt, weight="bold",
+            color=ink, batch=self.caption_batch,
+        )  # fmt: skip
+        self.clock = pyglet.text.Label(
+            "", x=self.w - pad, y=self.h - pad * 0.6, anchor_x="right", anchor_y="top",
+            font_size=pt, color=ink, batch=self.caption_batch,
+        )  # fmt: skip
+        self.line2 = pyglet.text.Label(
+            "", x=pad, y=top + pad * 0.6, anchor_y="bottom", font_size=pt * 0.92,
+            color=ink, batch=self.caption_batch,
+        )  # fmt: skip
+
+    def _to_px(self, x: float, y: float) -> tuple[float, float]:
+        return self.origin[0] + x * self.mm_scale, self.origin[1] + y * self.mm_scale
+
+    def _fit(self, label: Any, text: str, width: float) -> None:
+        """Set ``text``, cut with an ellipsis to ``width`` pixels."""
+        label.text = text
+        while label.content_width > width and len(text) > 4:
+            text = text[: max(4, int(len(text) * width / label.content_width) - 2)]
+            label.text = text.rstrip() + "..."
+
+    def captions(self) -> tuple[str, str]:
+        """The caption's two lines for the controller's state."""
+        c = self.c
+        from warlords_sim.gui.controller import Phase
+
+        s = c.state
+        rnd = min(s.round + 1, c.config.rounds)
+        head = f"Warlords  round {rnd} of {c.config.rounds}"
+        if c.phase is Phase.FLICKING:
+            head += f"  action {c.done + 1} of {c.total}"
+        elif c.done:
+            head += f"  action {c.done} of {c.total}"
+        if c.phase is Phase.GAME_OVER or (c.game.over and c.phase is Phase.ROUND_OVER):
+            wins = ", ".join(f"P{w}" for w in s.winners)
+            totals = " ".join(str(t) for t in s.totals)
+            return head, f"game over: {wins} win{'s' * (len(s.winners) == 1)}, damage {totals}"
+        if c.phase is Phase.ROUND_OVER and c.round_record is not None:
+            r = c.round_record
+            dmg = ", ".join(f"P{p} {d}" for p, d in enumerate(r.damage))
+            last = c.line(c.done).summary if c.done else ""
+            return head, f"{last}; round over, damage {dmg}"
+        text = c.headline()
+        return head, text.split(": ", 1)[1] if ": " in text else text
+
+    def draw(self, clock: str = "") -> Frame:
+        """Draw the controller's state; the frame (duration 0)."""
+        from pyglet import gl
+        from pyglet.math import Mat4, Vec3
+
+        from warlords_sim.gui.controller import Phase
+
+        c = self.c
+        win = self.window
+        win.switch_to()
+        if c.state.round != self._labels_round:
+            self.hud.place_board_labels(self._to_px)
+            self._labels_round = c.state.round
+        self.fbo.bind()
+        gl.glViewport(0, 0, self.w, self.h)
+        win.projection = self._projection
+        gl.glClearColor(0.95, 0.94, 0.91, 1.0)
+        gl.glClear(gl.GL_COLOR_BUFFER_BIT)
+        win.view = Mat4.from_translation(
+            Vec3(self.origin[0], self.origin[1], 0.0)
+        ) @ Mat4.from_scale(Vec3(self.mm_scale, self.mm_scale, 1.0))
+        s = c.state
+        engine = c.world.siege_engine if c.phase is Phase.FLICKING else None
+        side = c.round_record.side_walls if c.round_record is not None else s.side_walls
+        self.board_layer.update(c.config.castle_seats(), side, c.world.pins, engine)
+        self.board_layer.draw()
+        self.dice_layer.update(c.dice())
+        self.dice_layer.draw()
+        win.view = Mat4()
+        self.hud.labels_batch.draw()
+        head, text = self.captions()
+        self.clock.text = clock
+        self._fit(self.line1, head, self.w - self.clock.content_width - 24 * SUPERSAMPLE)
+        self._fit(self.line2, text, self.w - 16 * SUPERSAMPLE)
+        self.caption_batch.draw()
+        buf = (ctypes.c_ubyte * (self.w * self.h * 4))()
+        gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
+        gl.glReadPixels(0, 0, self.w, self.h, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, buf)
+        self.fbo.unbind()
+        from PIL import Image
+
+        img = Image.frombuffer("RGBA", (self.w, self.h), bytes(buf), "raw", "RGBA", 0, -1)
+        img = img.convert("RGB").resize((self.out_w, self.out_h), Image.Resampling.LANCZOS)
+        return Frame(self.out_w, self.out_h, img.tobytes(), 0.0)
+
+    def close(self) -> None:
+        self.fbo.delete()
+        self.window.close()
+
+
+def _with(frame: Frame, duration: float) -> Frame:
+    return Frame(frame.width, frame.height, frame.rgb, duration)
+
+
+def replay_frames(
+    canvas: Canvas,
+    first: int,
+    last: int,
+    fps: int,
+    on_action: Callable[[int], None] | None = None,
+) -> Iterator[Frame]:
+    """The frames of actions ``first``..``last`` (1-based, inclusive) of the
+    canvas's replay (see the module docstring). The controller must stand
+    after action ``first - 1``; ``on_action(n)`` is called as action n settles.
+    """
+    from warlords_sim.gui.controller import Phase
+
+    c = canvas.c
+    dt = 1.0 / fps
+    if c.phase is Phase.ROUND_OVER:
+        c.proceed()
+    yield _with(canvas.draw(), dt + HOLD_S)
+    for n in range(first, last + 1):
+        if c.phase is Phase.ROUND_OVER:
+            c.proceed()
+        if c.phase is not Phase.BOT or c.at_end:
+            break
+        c._bot_act()
+        if c.refused is not None:
+            break
+        k = 0
+        while c.flicking:
+            k += 1
+            done = c._step()
+            if done or (k * fps) // _STEPS_PER_S > ((k - 1) * fps) // _STEPS_PER_S:
+                clock = f"{k / _STEPS_PER_S:.2f} s"
+                yield _with(canvas.draw(clock), dt + (HOLD_S if done else 0.0))
+        if k == 0:
+            yield _with(canvas.draw(), dt + HOLD_S)
+        if on_action is not None:
+            on_action(n)
+
+
+class GifWriter:
+    """Collects frames (compressed in memory) and writes an animated GIF on
+    :meth:`close`, every frame mapped to the first frame's palette."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = path
+        self.frames: list[tuple[int, int, bytes, float]] = []
+
+    def add(self, frame: Frame) -> None:
+        self.frames.append((frame.width, frame.height, zlib.compress(frame.rgb, 1), frame.duration))
+
+    def close(self) -> None:
+        from PIL import Image
+
+        def img(i: int) -> Any:
+            w, h, data, _ = self.frames[i]
+            return Image.frombytes("RGB", (w, h), zlib.decompress(data))
+
+        first = img(0).quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+        rest = (
+            img(i).quantize(palette=first, dither=Image.Dither.NONE)
+            for i in range(1, len(self.frames))
+        )
+        first.save(
+            self.path,
+            format="GIF",
+            save_all=True,
+            append_images=rest,
+            duration=[round(d * 1000) for *_, d in self.frames],
+            loop=0,
+        )
+
+
+class Mp4Writer:
+    """Streams frames to an H.264 MP4 (imageio with imageio-ffmpeg); a frame
+    held longer than 1/fps is repeated."""
+
+    def __init__(self, path: str | os.PathLike[str], fps: int) -> None:
+        import imageio.v2 as iio
+        import numpy as np
+
+        self._np = np
+        self.fps = fps
+        self.count = 0
+        self.writer = iio.get_writer(
+            str(path), format="FFMPEG", mode="I", fps=fps, codec="libx264", quality=7,
+            macro_block_size=2, pixelformat="yuv420p",
+        )  # fmt: skip
+
+    def add(self, frame: Frame) -> None:
+        arr = self._np.frombuffer(frame.rgb, dtype=self._np.uint8).reshape(
+            frame.height, frame.width, 3
+        )
+        for _ in range(max(1, round(frame.duration * self.fps))):
+            self.writer.append_data(arr)
+            self.count += 1
+
+    def close(self) -> None:
+        self.writer.close()
