@@ -178,6 +178,8 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         legal = c.legal() if c.phase is Phase.INPUT else None
         kind = legal.pending.kind if legal is not None and legal.pending is not None else None
         pointer = i.pointer if kind is PendingKind.SPY else None
+        if pointer is not None:
+            i.refresh_spy()  # the state may have changed under a still pointer
         drag = (i.drag.kind, i.drag.origin, i.drag.pointer, i.drag.die) if i.drag else None
         key_ = (
             c.phase,

@@ -402,6 +402,8 @@ class GameController:
         speed = math.hypot(*res.flick.velocity)
         pose = res.poses.get(die)
         where = "left the board" if pose is None else f"landed {pose.face} ({pose.region})"
+        if pose is not None and pose.region.kind is RegionKind.GATEWAY:
+            where += f", moved to the back of courtyard {pose.region.seat}"
         self.log.append(f"P{outcome.player} flicked die {die} at {speed:.0f} mm/s: {where}")
         if pl.eliminated:
             self.log.append("knocked off: " + ", ".join(f"die {i}" for i in pl.eliminated))

@@ -185,7 +185,7 @@ class Hud:
             turn = f"{c.player_name(s.active)} to play"
             colour = (*shade(seat_rgb(s.seat_of(s.active)), -0.35), 255)
         y -= self.turn.set(turn, x, y, colour) + 8
-        y -= self.header.set("dice:  supply  board  out   damage", x + 16, y) + 2
+        y -= self.header.set("dice:  supply  board  out   damage so far", x + 16, y) + 2
         dmg = c.damage_now()
         for p, row in enumerate(self.rows):
             sup, brd, out = c.counts(p)

@@ -141,9 +141,19 @@ class Input:
 
     def move(self, x: float, y: float) -> None:
         self.pointer = (x, y)
+        self.refresh_spy()
+
+    def refresh_spy(self) -> None:
+        """Whether the Spy's ghost at the pointer is on a legal spot; called
+        on every pointer move and every frame, so the colour is right even
+        before the pointer first moves after the flick."""
+        self.spy_ok = False
+        if self.pointer is None:
+            return
         if self.pending_kind() is PendingKind.SPY and self.c.is_human_turn():
             legal = self.c.legal()
             assert legal is not None and legal.spy_die is not None
+            x, y = self.pointer
             try:
                 check_spy_spot(self.c.state, legal.spy_die, x, y)
                 self.spy_ok = True
