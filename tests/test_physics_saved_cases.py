@@ -301,3 +301,26 @@ def test_die_pressed_into_the_courtyard_back_wall_still_counts() -> None:
     gx, _ = gate.center
     out_of_the_open_side = classify(BOARD, gx, gate.y1 - half + 0.3, 0.0)
     assert str(out_of_the_open_side) == "board"
+
+
+def test_an_interrupt_inside_a_collision_callback_is_not_swallowed() -> None:
+    """Saved case: a Ctrl-C that landed inside the contact callback during
+    ``simulate --record``.
+
+    What broke: pymunk's C callback printed "Exception ignored" and carried
+    on, the callback's bookkeeping was skipped, the game went on with
+    different physics and the recording no longer verified. The world now
+    keeps the exception and raises it when the step returns."""
+    board = load_board("standard")
+    w = World(board)
+    w.add_die(1, 0.0, -150.0)
+    w.add_die(2, 0.0, -100.0)
+
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    w._on_begin = interrupted  # type: ignore[method-assign]
+    w.begin_flick(Flick(1, (0.0, 900.0)))
+    with pytest.raises(KeyboardInterrupt):
+        for _ in range(400):
+            w.step()

@@ -63,7 +63,8 @@ class _Main(click.Group):
             click.echo(e.ctx.get_help() if e.ctx is not None else e.format_message())
             sys.exit(0)
         except click.UsageError as e:
-            where = f"{e.ctx.command_path}: " if e.ctx is not None else ""
+            sub = e.ctx.command_path.removeprefix(PROG).strip() if e.ctx is not None else ""
+            where = f"{sub}: " if sub else ""
             hint = f" (see '{e.ctx.command_path} --help')" if e.ctx is not None else ""
             click.echo(
                 f"{PROG}: error: {where}{' '.join(e.format_message().split())}{hint}", err=True

@@ -116,6 +116,8 @@ def replay(
 ) -> None:
     if do_verify and branch_to is not None:
         fail("give --verify or --branch NEW, not both")
+    if branch_to is not None and Path(branch_to).resolve() == Path(file).resolve():
+        fail(f"--branch {branch_to} is the replay being read: give a new file")
     if branch_to is None and not do_verify:
         for opt, value in (("--json", as_json), ("--bots", bots), ("--skill", skill)):
             if value:

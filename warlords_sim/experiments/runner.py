@@ -79,7 +79,10 @@ def _run_pool(specs: Sequence[GameSpec], on_row: Callable[[Row], None], workers:
             deliver(done)
     except KeyboardInterrupt:
         ex.shutdown(wait=True, cancel_futures=True)  # the games in hand finish
-        deliver({f for f in todo if f.done()})
+        # keep the finished games; a worker still starting up when the
+        # interrupt came breaks the pool, which is the interrupt, not a failure
+        finished = {f for f in todo if f.done() and not f.cancelled() and f.exception() is None}
+        deliver(finished)
         raise
     except BaseException:
         ex.shutdown(wait=False, cancel_futures=True)

@@ -46,7 +46,11 @@ def _num(x: float) -> float | None:
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float | None, float | None, float | None]:
-    """Mean and its 95% Student t confidence interval (None if undefined)."""
+    """Mean and its 95% Student t confidence interval (None if undefined).
+
+    Every metric here is a count, damage or rate that cannot be negative, so
+    the interval is clipped at 0 when all values are >= 0 (the t interval of
+    a skewed count can otherwise reach below zero)."""
     n = len(values)
     if n == 0:
         return None, None, None
@@ -55,7 +59,10 @@ def mean_ci(values: Sequence[float]) -> tuple[float | None, float | None, float 
     if n < 2:
         return m, None, None
     half = float(sps.t.ppf(0.5 + CONFIDENCE / 2, n - 1)) * float(a.std(ddof=1)) / math.sqrt(n)
-    return m, m - half, m + half
+    lo = m - half
+    if float(a.min()) >= 0.0:
+        lo = max(lo, 0.0)
+    return m, lo, m + half
 
 
 def wilson(k: int, n: int) -> tuple[float | None, float | None, float | None]:

@@ -215,7 +215,10 @@ class World:
         self._sqrt_e_die = math.sqrt(die.die_restitution)
         self._sqrt_mu_die = math.sqrt(die.die_friction)
         self._build_static()
-        self.space.on_collision(_DIE_TYPE, None, begin=self._on_begin, separate=self._on_separate)
+        self._callback_error: BaseException | None = None
+        self.space.on_collision(
+            _DIE_TYPE, None, begin=self._on_begin_guarded, separate=self._on_separate_guarded
+        )
 
     # ------------------------------------------------------------------ build
 
@@ -736,6 +739,25 @@ class World:
 
     # ------------------------------------------------------------- stepping
 
+    def _on_begin_guarded(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        # pymunk's C callback swallows exceptions (printing "Exception ignored"):
+        # a Ctrl-C or a bug in here would silently skip the bookkeeping and
+        # change the physics. Keep it and raise it after the step instead.
+        try:
+            self._on_begin(arbiter, space, data)
+        except BaseException as e:  # noqa: BLE001 - re-raised by step()
+            if self._callback_error is None:
+                self._callback_error = e
+
+    def _on_separate_guarded(
+        self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object
+    ) -> None:
+        try:
+            self._on_separate(arbiter, space, data)
+        except BaseException as e:  # noqa: BLE001 - re-raised by step()
+            if self._callback_error is None:
+                self._callback_error = e
+
     def _on_begin(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
         """A die's shape began touching something. pymunk calls the DIE
         wildcard handler once from each die's side, so this records only
@@ -812,8 +834,16 @@ class World:
         self._poses.pop(d.id, None)
 
     def step(self) -> None:
-        """Advance one timestep and do what the step made due."""
+        """Advance one timestep and do what the step made due.
+
+        Raises:
+            whatever a collision callback raised during the step (a
+            KeyboardInterrupt, say), after the step, instead of losing it.
+        """
         self.space.step(TIMESTEP)
+        if self._callback_error is not None:
+            error, self._callback_error = self._callback_error, None
+            raise error
         self.steps += 1
         self.time = self.steps * TIMESTEP
         if self._dirty or self.steps >= self._next_check:

@@ -156,7 +156,13 @@ def board_for(
     """
     ref = replay.header.board
     if board is None:
-        src = ref.file if Path(ref.file).is_file() else ref.name
+        shipped = Path(ref.file).suffix == "" and "/" not in ref.file  # a name from boards/
+        if not shipped and not Path(ref.file).is_file():
+            raise ReplayError(
+                f"{replay.path}: the replay's board file {ref.file} is not there; "
+                "give --board PATH (its SHA-256 must be " + ref.sha256 + ")"
+            )
+        src = ref.file if not shipped else ref.name
         try:
             board = load_board(src)
         except BoardError as e:

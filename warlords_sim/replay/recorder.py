@@ -73,7 +73,7 @@ def _board_file(board: Board) -> str:
             return p.stem
     except OSError:
         pass
-    return str(p)
+    return str(p.resolve())  # absolute: the replay must find it from any folder
 
 
 def make_header(
