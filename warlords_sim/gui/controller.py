@@ -131,7 +131,8 @@ class GameController:
         self.auto_continue = auto_continue
         self.speed = 1.0
         self.log: deque[str] = deque(maxlen=7)
-        self.message = ""  # a refusal or a hint, shown until the next choice
+        self._message = ""  # a refusal or a hint, shown until the next choice
+        self.message_is_refusal = False  # drawn in red
         self.phase = Phase.INPUT
         self.actions: list[Action] = []
         self.round_record: RoundRecord | None = None
@@ -212,11 +213,27 @@ class GameController:
 
     # ------------------------------------------------------------ acting
 
+    @property
+    def message(self) -> str:
+        """What the panel tells the player now: a hint, or (see
+        :attr:`message_is_refusal`) why the last choice was refused."""
+        return self._message
+
+    @message.setter
+    def message(self, text: str) -> None:
+        self._message = text
+        self.message_is_refusal = False
+
+    def refuse(self, reason: str) -> None:
+        """Show ``reason`` as a refusal (red in the panel)."""
+        self._message = reason
+        self.message_is_refusal = True
+
     def submit(self, action: Action) -> bool:
         """A human's action: applied (or its flick launched), or refused with
         the rules' reason in :attr:`message`. Returns whether it was taken."""
         if self.phase is not Phase.INPUT:
-            self.message = "wait: it is not a human player's turn"
+            self.refuse("wait: it is not a human player's turn")
             return False
         return self._start(action)
 
@@ -225,7 +242,7 @@ class GameController:
         try:
             begun = self.game.begin(action)
         except IllegalActionError as e:
-            self.message = str(e)
+            self.refuse(str(e))
             return False
         self.message = ""
         self._legal = None

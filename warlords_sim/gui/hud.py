@@ -196,7 +196,7 @@ class Hud:
         y -= 10
         y -= self.prompt.set(prompt, x, y) + 6
         if c.message:
-            y -= self.message.set(c.message, x, y, _RED) + 6
+            y -= self.message.set(c.message, x, y, _RED if c.message_is_refusal else _INK) + 6
         else:
             self.message.set("", x, y)
         y -= self.status.set(status, x, y) + 12

@@ -97,7 +97,7 @@ class Input:
         try:
             check(self.c.state, action)
         except IllegalActionError as e:
-            self.c.message = str(e)
+            self.c.refuse(str(e))
             return True
         return False
 
@@ -169,7 +169,7 @@ class Input:
             return
         if not c.is_human_turn():
             if c.phase is not Phase.GAME_OVER:
-                c.message = "wait: the dice are moving or a bot is playing"
+                c.refuse("wait: the dice are moving or a bot is playing")
             return
         legal = c.legal()
         assert legal is not None
@@ -232,7 +232,7 @@ class Input:
         if spot is not None:
             seat, (area, cren) = spot
             if seat != state.seat_of(state.active):
-                c.message = "that is another castle: flick from your own front areas"
+                c.refuse("that is another castle: flick from your own front areas")
                 return
             if self._refuse(SupplyFlick(area, cren, (1.0, 0.0))):
                 return
