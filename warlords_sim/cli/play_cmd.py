@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as _dt
+import os
+import sys
 from pathlib import Path
 
 import click
@@ -147,6 +149,12 @@ def play(
     except (BoardError, HouseRulesError, ValueError, OSError) as e:
         fail(e)
 
+    if screenshot is None and sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
+        fail(
+            "no DISPLAY to open the window on: run it on a desktop, under "
+            "xvfb-run, or play headless with 'warlords-sim simulate'"
+        )
+
     import pyglet  # the window needs it; nothing else in the package does
 
     pyglet.options["shadow_window"] = False
@@ -167,11 +175,24 @@ def play(
         fail(e)
     click.echo(line)
     controller = GameController(config, policies, seed=seed, recorder=recorder)
-    run(controller)
+    try:
+        run(controller)
+    except Exception as e:
+        # pyglet's "no display" and "no GL config" errors live in
+        # platform modules: recognise them by name
+        if type(e).__name__ in ("NoSuchDisplayException", "NoSuchConfigException"):
+            fail(f"cannot open the window: {e} (is DISPLAY set?)")
+        raise
 
 
 def _resume(path: str) -> None:
     """``play --resume FILE``: continue a crashed game in the window."""
+    if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
+        fail(
+            "no DISPLAY to open the window on: run it on a desktop, under "
+            "xvfb-run, or play headless with 'warlords-sim simulate'"
+        )
+
     import pyglet  # the window needs it; nothing else in the package does
 
     pyglet.options["shadow_window"] = False
