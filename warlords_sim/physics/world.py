@@ -45,6 +45,7 @@ from warlords_sim.physics.orientation import (
     face_up,
     orientation_index,
     rotation_about,
+    snap_flat,
     with_face_up,
 )
 from warlords_sim.physics.regions import classify
@@ -687,7 +688,7 @@ class World:
             landed_on = self._support_under(d, float(f.low[idx]), mask)
         self._set_mask(d, mask)
         if landed_on is not None:
-            self._land_elevated(d, landed_on)
+            self._bounce(d, floor=landed_on)  # came down onto its top
             return
         # next step at which the mask changes: masks[j] is in force after step j + 1
         later = f.changes[f.changes > idx]
@@ -730,12 +731,6 @@ class World:
                 if best is None or h > best:
                     best = h
         return best
-
-    def _land_elevated(self, d: _Die, height: float) -> None:
-        """The die came down onto the top of an obstacle ``height`` mm tall."""
-        f = d.flight
-        assert f is not None
-        self._bounce(d, floor=height)
 
     # ------------------------------------------------------------- stepping
 
@@ -1034,8 +1029,6 @@ class World:
         rel = _rz(-yaw) @ r
         rel = np.round(rel)  # nearest signed permutation
         if abs(np.linalg.det(rel) - 1.0) > 1e-6 or face_up(rel) != up:
-            from warlords_sim.physics.orientation import snap_flat
-
             rel = snap_flat(_rz(-yaw) @ r)
         d.body.angle = yaw
         d.r_rel = np.asarray(rel)
