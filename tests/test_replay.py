@@ -217,6 +217,13 @@ def _refused(objs: list[dict[str, Any]]) -> None:
     objs[1]["action"] = {"type": "board_flick", "die": 99, "velocity": act["velocity"], "spin": 0}
 
 
+def _wrong_player(objs: list[dict[str, Any]]) -> None:
+    # the second action was taken by someone else than the file says
+    # (an edit that left every digest as it was went unnoticed before)
+    line = objs[2]
+    line["player"] = 1 - line["player"]
+
+
 def _cut(objs: list[dict[str, Any]]) -> str:
     text = "".join(json.dumps(o) + "\n" for o in objs[:8])
     return text + json.dumps(objs[8])[:30]
@@ -249,6 +256,7 @@ BAD = {
         "field `action.velocity[1]`: expected a finite number, got inf",
     ),
     "refused action": (_edit(_refused), "line 2: action 1 (board_flick): the rules refuse it"),
+    "wrong player": (_edit(_wrong_player), "line 3: action 2 (supply_flick): field player"),
     "cut line": (_cut, "line 9: the last line is cut off (a crash while writing it?); kept"),
 }
 

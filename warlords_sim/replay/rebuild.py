@@ -253,6 +253,12 @@ class Replayer:
                 apply_sandbox(self.world, action)
             else:
                 assert self.game is not None
+                acting = self.game.state.active
+                if line.player is not None and line.player != acting:
+                    raise ReplayError(
+                        f"{where}: field player: expected {acting} (whose turn it is), "
+                        f"got {line.player}"
+                    )
                 if self.policies is not None and not self.game.over:
                     legal = self.game.legal_actions()
                     pol = self.policies[legal.player]
