@@ -15,6 +15,7 @@ import click
 
 from warlords_sim.board import Board, BoardError, load_board
 from warlords_sim.physics.types import FlickError
+from warlords_sim.rules import GameConfig, HouseRules, load_house_rules
 
 __all__ = [
     "EXIT_USAGE",
@@ -23,6 +24,7 @@ __all__ = [
     "board_option",
     "fail",
     "load_board_or_fail",
+    "load_game_config",
 ]
 
 PROG = "warlords-sim"
@@ -66,3 +68,19 @@ def board_option(f: F) -> F:
         callback=_board_callback,
         help="Board: a name from boards/ or a path to a board .toml file.",
     )(f)
+
+
+def load_game_config(
+    board: str, rules_file: str | None, variant: str | None, players: int
+) -> GameConfig:
+    """The game the ``--board``, ``--rules``, ``--variant`` and ``--players``
+    options describe (``--variant`` overrides the rules file's wall variant).
+
+    Raises:
+        BoardError, HouseRulesError, ValueError, OSError: a bad option or file
+            (the callers turn them into one-line errors).
+    """
+    rules = load_house_rules(rules_file) if rules_file else HouseRules()
+    if variant is not None:
+        rules = rules.replace(wall_variant=variant)
+    return GameConfig(load_board(board), players, rules)

@@ -9,11 +9,10 @@ from pathlib import Path
 
 import click
 
-from warlords_sim.board import BoardError, load_board
+from warlords_sim.board import BoardError
 from warlords_sim.bots import BOTS, make_bot
-from warlords_sim.cli._common import fail
-from warlords_sim.rules import GameConfig, HouseRules, HouseRulesError
-from warlords_sim.rules.house_rules import load_house_rules
+from warlords_sim.cli._common import fail, load_game_config
+from warlords_sim.rules import HouseRulesError
 
 __all__ = ["parse_bots", "play"]
 
@@ -139,11 +138,7 @@ def play(
         _resume(resume_file)
         return
     try:
-        the_board = load_board(board)
-        rules = load_house_rules(rules_file) if rules_file else HouseRules()
-        if variant is not None:
-            rules = rules.replace(wall_variant=variant)
-        config = GameConfig(the_board, players, rules)
+        config = load_game_config(board, rules_file, variant, players)
         bot_players = parse_bots(bots_text, players)
         policies = {p: make_bot(bot, skill) for p in bot_players}
     except (BoardError, HouseRulesError, ValueError, OSError) as e:

@@ -7,11 +7,10 @@ from typing import Any
 
 import click
 
-from warlords_sim.board import BoardError, load_board
+from warlords_sim.board import BoardError
 from warlords_sim.bots import make_bot, play_game
-from warlords_sim.cli._common import fail
-from warlords_sim.rules import GameConfig, GameState, HouseRules, HouseRulesError, Outcome
-from warlords_sim.rules.house_rules import load_house_rules
+from warlords_sim.cli._common import fail, load_game_config
+from warlords_sim.rules import GameState, HouseRulesError, Outcome
 
 __all__ = ["simulate", "summary"]
 
@@ -154,11 +153,7 @@ def simulate(
     force: bool,
 ) -> None:
     try:
-        the_board = load_board(board)
-        rules = load_house_rules(rules_file) if rules_file else HouseRules()
-        if variant is not None:
-            rules = rules.replace(wall_variant=variant)
-        config = GameConfig(the_board, players, rules)
+        config = load_game_config(board, rules_file, variant, players)
         names = [b.strip() for b in bots.split(",") if b.strip()]
         if len(names) == 1:
             names *= players

@@ -20,7 +20,7 @@ Each action has ``to_dict()`` and ``from_dict()`` that round-trip exactly
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from warlords_sim.board import Crenelation
 
@@ -90,10 +90,10 @@ class SupplyFlick:
 
 
 @dataclass(frozen=True)
-class BoardFlick:
-    """Flick the player's die ``die`` from where it rests on the board."""
+class _DieFlick:
+    """A flick of one die already on the board: its id, velocity (mm/s) and spin (rad/s)."""
 
-    kind: ClassVar[str] = "board_flick"
+    kind: ClassVar[str]
     die: int
     velocity: tuple[float, float]
     spin: float = 0.0
@@ -107,30 +107,22 @@ class BoardFlick:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> BoardFlick:
+    def from_dict(cls, d: dict[str, Any]) -> Self:
         return cls(_int(d, "die"), _vec(d.get("velocity"), "velocity"), _float(d, "spin", 0.0))
 
 
 @dataclass(frozen=True)
-class SiegeShot:
+class BoardFlick(_DieFlick):
+    """Flick the player's die ``die`` from where it rests on the board."""
+
+    kind: ClassVar[str] = "board_flick"
+
+
+@dataclass(frozen=True)
+class SiegeShot(_DieFlick):
     """Pick up ``die`` (one of a pair) and flick it from the siege engine."""
 
     kind: ClassVar[str] = "siege_shot"
-    die: int
-    velocity: tuple[float, float]
-    spin: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "type": self.kind,
-            "die": self.die,
-            "velocity": [self.velocity[0], self.velocity[1]],
-            "spin": self.spin,
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> SiegeShot:
-        return cls(_int(d, "die"), _vec(d.get("velocity"), "velocity"), _float(d, "spin", 0.0))
 
 
 @dataclass(frozen=True)
