@@ -13,7 +13,13 @@ from typing import Protocol
 from warlords_sim.board import Board
 from warlords_sim.physics.types import DiePose, Flick, FlickResult
 
-__all__ = ["Physics", "make_world"]
+__all__ = ["ENGINES", "Physics", "make_world"]
+
+#: The physics engines a game or a flick can run on: ``"2.5d"``, the pymunk
+#: model of :mod:`warlords_sim.physics` (the default, fast), and
+#: ``"reference"``, the 3D rigid-body reference on MuJoCo of
+#: :mod:`warlords_sim.reference` (slow; needs the ``reference`` extra).
+ENGINES: tuple[str, ...] = ("2.5d", "reference")
 
 
 class Physics(Protocol):
@@ -30,6 +36,10 @@ class Physics(Protocol):
     def set_pins(self, holes: Iterable[int]) -> None: ...
 
     def add_pin(self, hole: int) -> None: ...
+
+    def add_die(
+        self, die: int, x: float, y: float, face: int = 1, angle: float = 0.0
+    ) -> None: ...
 
     def remove_pin(self, hole: int) -> None: ...
 
@@ -54,8 +64,26 @@ class Physics(Protocol):
     def copy(self) -> Physics: ...
 
 
-def make_world(board: Board) -> Physics:
-    """The real physics: a :class:`warlords_sim.physics.World` of ``board``."""
-    from warlords_sim.physics.world import World
+def make_world(
+    board: Board,
+    engine: str = "2.5d",
+    castle_seats: Sequence[int] = (0, 1, 2, 3),
+    side_walls: bool = False,
+) -> Physics:
+    """A physics world of ``board`` on ``engine`` (one of :data:`ENGINES`).
 
-    return World(board)
+    Raises:
+        ValueError: an engine name not in :data:`ENGINES`.
+        ImportError: ``"reference"`` without the ``reference`` extra
+            (``pip install 'warlords-sim[reference]'``).
+    """
+    if engine == "2.5d":
+        from warlords_sim.physics.world import World
+
+        return World(board, castle_seats, side_walls)
+    if engine == "reference":
+        from warlords_sim.reference import ReferenceWorld  # type: ignore[attr-defined]
+
+        world: Physics = ReferenceWorld(board, castle_seats, side_walls)
+        return world
+    raise ValueError(f"unknown physics engine {engine!r}; expected one of {', '.join(ENGINES)}")
