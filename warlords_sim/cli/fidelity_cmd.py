@@ -161,7 +161,8 @@ def fidelity(
     except (ScenarioError, FidelityError) as e:
         fail(e)
     except ImportError as e:
-        fail(f"engine 'reference' is not available ({e}); install the 'reference' extra")
+        hint = "; install the 'reference' extra" if e.name == "mujoco" else ""
+        fail(f"engine 'reference' is not available ({e}){hint}")
     if as_json:
         click.echo(json.dumps(report.as_json(), allow_nan=False))
     else:

@@ -50,7 +50,7 @@ def scenario_plot(board: Board, sr: ScenarioReport, engines: tuple[str, str], pa
     start, _ = sc.launch_point(board)
     fig = Figure(figsize=(12.0, 6.0))
     FigureCanvasAgg(fig)
-    ax = fig.add_axes((0.05, 0.08, 0.5, 0.82))
+    ax = fig.add_axes((0.05, 0.08, 0.5, 0.8))
     ax_f = fig.add_axes((0.64, 0.12, 0.33, 0.72))
     resting = [
         (DiePose(d.die, d.x, d.y, d.angle, d.face, 0, Region(RegionKind.BOARD)), 2) for d in sc.dice
@@ -88,7 +88,10 @@ def scenario_plot(board: Board, sr: ScenarioReport, engines: tuple[str, str], pa
     ax.set_xlim(max(centre[0] - half, -edge), min(centre[0] + half, edge))
     ax.set_ylim(max(centre[1] - half, -edge), min(centre[1] + half, edge))
     ax.legend(loc="upper right", fontsize=8, framealpha=0.9)
-    ax.set_title(f"where the flicked die came to rest (mm); {sc.description}", fontsize=8.5)
+    ax.set_title(
+        "where the flicked die came to rest (mm); resting dice drawn before the flick",
+        fontsize=9,
+    )
 
     width = 0.38
     for k, (st, colour, label) in enumerate(zip(sr.stats, ENGINE_COLOURS, labels, strict=True)):
@@ -101,8 +104,9 @@ def scenario_plot(board: Board, sr: ScenarioReport, engines: tuple[str, str], pa
     verdict = "agree" if sr.passed else "disagree"
     n_pass = sum(c.passed for c in sr.checks)
     fig.suptitle(
-        f"{sc.name}: {labels[0]} vs {labels[1]}: {verdict} ({n_pass}/{len(sr.checks)} criteria)",
-        fontsize=12,
+        f"{sc.name}: {labels[0]} vs {labels[1]}: {verdict} ({n_pass}/{len(sr.checks)} criteria)"
+        f"\n{sc.description}",
+        fontsize=11,
     )
     fig.savefig(path, format="png", dpi=100)
     return path

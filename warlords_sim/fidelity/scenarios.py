@@ -196,19 +196,26 @@ def _explain(msg: str) -> tuple[str, str]:
     return where, (msg[0].lower() + msg[1:]).replace("`", "")
 
 
-def _where(path: Path, raw: dict[str, Any], field: str) -> str:
-    """``FILE: scenario 'NAME' (#3), field flick.face`` from ``scenario[2].flick.face``."""
+def _where(path: Path, raw: dict[str, Any], field: str, what: str) -> str:
+    """The message ``FILE: scenario 'NAME' (#3), field flick.face: WHAT`` for
+    ``scenario[2].flick.face`` (``...: missing field flick.face`` for a
+    missing or unknown field)."""
     m = re.match(r"^scenario\[(\d+)\]\.?(.*)$", field)
     if m is None:
-        return f"{path}: field {field}" if field else f"{path}"
-    i = int(m.group(1))
-    name: object = None
-    scenarios = raw.get("scenario")
-    if isinstance(scenarios, list) and i < len(scenarios) and isinstance(scenarios[i], dict):
-        name = scenarios[i].get("name")
-    label = f"scenario {name!r} (#{i + 1})" if isinstance(name, str) else f"scenario #{i + 1}"
-    rest = m.group(2)
-    return f"{path}: {label}, field {rest}" if rest else f"{path}: {label}"
+        head, rest = str(path), field
+    else:
+        i = int(m.group(1))
+        name: object = None
+        scenarios = raw.get("scenario")
+        if isinstance(scenarios, list) and i < len(scenarios) and isinstance(scenarios[i], dict):
+            name = scenarios[i].get("name")
+        label = f"scenario {name!r} (#{i + 1})" if isinstance(name, str) else f"scenario #{i + 1}"
+        head, rest = f"{path}: {label}", m.group(2)
+    if not rest:
+        return f"{head}: {what}"
+    if what in ("missing field", "unknown field"):
+        return f"{head}: {what} {rest}"
+    return f"{head}, field {rest}: {what}"
 
 
 class _Checker:
@@ -364,7 +371,7 @@ def load_scenarios(
         f = msgspec.convert(raw, _File)
     except msgspec.ValidationError as e:
         field, what = _explain(str(e))
-        raise ScenarioError(f"{_where(p, raw, field)}: {what}") from e
+        raise ScenarioError(_where(p, raw, field, what)) from e
     if not f.scenario:
         raise ScenarioError(f"{p}: field scenario: expected at least one [[scenario]]")
     out: list[Scenario] = []
