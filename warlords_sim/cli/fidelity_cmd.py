@@ -161,8 +161,7 @@ def fidelity(
     except (ScenarioError, FidelityError) as e:
         fail(e)
     except ImportError as e:
-        hint = "; install the 'reference' extra" if e.name == "mujoco" else ""
-        fail(f"engine 'reference' is not available ({e}){hint}")
+        fail(f"engine 'reference' is not available: {e}")
     if as_json:
         click.echo(json.dumps(report.as_json(), allow_nan=False))
     else:
