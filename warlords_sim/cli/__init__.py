@@ -94,6 +94,7 @@ def main() -> None:
 
 def _register() -> None:
     from warlords_sim.cli.board_cmd import board
+    from warlords_sim.cli.fidelity_cmd import fidelity
     from warlords_sim.cli.flick_cmd import flick
     from warlords_sim.cli.play_cmd import play
     from warlords_sim.cli.render_cmd import render
@@ -102,6 +103,7 @@ def _register() -> None:
     from warlords_sim.cli.variants_cmd import variants
 
     main.add_command(board)
+    main.add_command(fidelity)
     main.add_command(flick)
     main.add_command(play)
     main.add_command(render)

@@ -21,6 +21,7 @@ import numpy as np
 
 from warlords_sim.board import Board, BoardError, Crenelation
 from warlords_sim.cli._common import board_option, fail
+from warlords_sim.fidelity.hand import noisy_velocity
 from warlords_sim.physics import (
     MAX_FLICK_SPEED,
     MAX_FLICK_SPIN,
@@ -206,7 +207,6 @@ def run_trials(
             world.add_die(_DIE, start[0], start[1], face)
         return world
 
-    heading0 = math.atan2(velocity[1], velocity[0])
     out: list[TrialResult] = []
     indices = range(trials)
     iterator: Iterable[int] = indices
@@ -218,12 +218,7 @@ def run_trials(
             indices, description="flicking", console=Console(stderr=True), transient=True
         )
     for i in iterator:
-        v = velocity
-        if noise > 0.0:
-            rng = np.random.default_rng(seed + i)
-            speed = min(speed0 * (1.0 + rng.normal(0.0, noise)), MAX_FLICK_SPEED)
-            heading = heading0 + rng.normal(0.0, noise)
-            v = (speed * math.cos(heading), speed * math.sin(heading))
+        v = noisy_velocity(velocity, noise, np.random.default_rng(seed + i), MAX_FLICK_SPEED)
         world = fresh()
         fl = Flick(
             _DIE,

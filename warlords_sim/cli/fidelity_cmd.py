@@ -1,0 +1,179 @@
+"""``warlords-sim fidelity``: the 2.5D model against the 3D reference on the
+fidelity scenarios, a pass/fail table (see :mod:`warlords_sim.fidelity`).
+
+It is a report: disagreeing scenarios still exit 0; bad input (an unknown
+scenario or engine, a bad scenario file, a plot that would overwrite a
+file) exits 2 with one line.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from warlords_sim.board import Board
+from warlords_sim.cli._common import board_option, fail
+from warlords_sim.fidelity import (
+    DEFAULT_SCENARIOS,
+    FidelityError,
+    ScenarioError,
+    load_scenarios,
+    run_fidelity,
+    select,
+)
+from warlords_sim.rules.physics_port import ENGINES
+
+__all__ = ["fidelity"]
+
+_HELP = f"""Compare two physics engines on the fidelity scenarios: N noisy
+trials of each scenario on both, the same seeds and so the same noisy
+flicks, and a table of the figures side by side with PASS/FAIL.
+
+\b
+Figures per scenario and engine: median and IQR of the travel from the
+launch point along and across the aim (mm), the share ending behind the
+launch point, landings per flick, P(face changed), the faces, the regions,
+the settle time and the exits. The first engine of --engines is judged
+against the second, the baseline: medians within 15 % or 10 mm (the
+larger), IQRs within 30 % or 10 mm, behind share and P(face changed)
+within 0.10, faces and regions within total-variation distance 0.15.
+
+\b
+Trial i draws its hand noise from seed SEED+i (speed times 1 + N(0, s),
+heading turned by N(0, s) rad, s the scenario's noise), as
+'warlords-sim flick --seed SEED+i --noise s' does. The exit status is 0
+whether or not the engines agree (it is a report); 2 on bad input.
+Engines: {", ".join(ENGINES)}.
+
+\b
+Examples:
+  warlords-sim fidelity --list
+  warlords-sim fidelity --trials 50
+  warlords-sim fidelity --scenarios high-2-900,slide-pin-300 --trials 20 --plot out/
+  warlords-sim fidelity --engines 2.5d,2.5d --trials 5 --json
+"""
+
+
+def _engines(text: str) -> tuple[str, str]:
+    names = tuple(n.strip() for n in text.split(","))
+    if len(names) != 2 or any(n not in ENGINES for n in names):
+        fail(
+            f"--engines: expected two of {', '.join(ENGINES)} separated by a comma "
+            f"(the second is the baseline), got {text!r}"
+        )
+    return names[0], names[1]
+
+
+@click.command("fidelity", help=_HELP)
+@click.option(
+    "--scenarios",
+    "names",
+    metavar="NAMES",
+    default="all",
+    show_default=True,
+    help="Comma-separated scenario names (see --list), or all.",
+)
+@click.option(
+    "--trials",
+    default=20,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Noisy trials per scenario and engine.",
+)
+@click.option(
+    "--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Seed of trial 0."
+)
+@click.option(
+    "--engines",
+    default="2.5d,reference",
+    show_default=True,
+    metavar="A,BASELINE",
+    help="The engine judged and the baseline.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Every figure as one JSON object.")
+@click.option("--plot", metavar="DIR", help="Write one PNG per scenario (DIR/NAME.png).")
+@click.option("--force", is_flag=True, help="With --plot: overwrite existing PNGs.")
+@click.option(
+    "--scenario-file",
+    metavar="PATH",
+    default=str(DEFAULT_SCENARIOS),
+    show_default="the shipped scenarios.toml",
+    help="Scenario file (TOML).",
+)
+@click.option("--list", "list_", is_flag=True, help="List the scenarios and exit.")
+@board_option
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress bar on stderr [default: on a terminal].",
+)
+def fidelity(
+    names: str,
+    trials: int,
+    seed: int,
+    engines: str,
+    as_json: bool,
+    plot: str | None,
+    force: bool,
+    scenario_file: str,
+    list_: bool,
+    board: Board,
+    progress: bool | None,
+) -> None:
+    try:
+        scenarios = select(load_scenarios(scenario_file, board), names)
+    except ScenarioError as e:
+        fail(e)
+    if list_:
+        for s in scenarios:
+            click.echo(f"{s.name:24s} {s.description}")
+        return
+    engs = _engines(engines)
+    paths: list[Path] = []
+    if plot is not None:
+        from warlords_sim.fidelity.plot import plot_paths
+
+        folder = Path(plot)
+        if folder.exists() and not folder.is_dir():
+            fail(f"--plot: {plot} is not a folder")
+        paths = plot_paths([s.name for s in scenarios], folder)
+        taken = [str(p) for p in paths if p.exists()]
+        if taken and not force:
+            more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
+            fail(f"--plot: {taken[0]}{more} already exists; use --force to overwrite")
+        folder.mkdir(parents=True, exist_ok=True)
+    show = sys.stderr.isatty() if progress is None else progress
+    try:
+        if show:
+            from rich.console import Console
+            from rich.progress import Progress
+
+            with Progress(console=Console(stderr=True), transient=True) as bar:
+                task = bar.add_task("fidelity", total=len(scenarios) * 2 * trials)
+                report = run_fidelity(
+                    board, scenarios, trials, seed, engs, on_trial=lambda: bar.advance(task)
+                )
+        else:
+            report = run_fidelity(board, scenarios, trials, seed, engs)
+    except (ScenarioError, FidelityError) as e:
+        fail(e)
+    except ImportError as e:
+        fail(f"engine 'reference' is not available: {e}")
+    if as_json:
+        click.echo(json.dumps(report.as_json(), allow_nan=False))
+    else:
+        from rich.console import Console
+
+        from warlords_sim.fidelity.table import rich_table
+
+        Console(width=max(Console().width, 140)).print(rich_table(report))
+    if plot is not None:
+        from warlords_sim.fidelity.plot import scenario_plot
+
+        for sr, path in zip(report.scenarios, paths, strict=True):
+            scenario_plot(board, sr, report.engines, path)
+        if not as_json:
+            click.echo(f"wrote {len(paths)} PNGs to {plot}")

@@ -1,0 +1,161 @@
+"""The fidelity suite: every scenario on two engines, side by side, judged.
+
+:func:`run_fidelity` runs each scenario's noisy trials on both engines (the
+same seeds, so the same noisy flicks), summarises them
+(:mod:`.metrics`) and judges the first engine against the second, the
+baseline (:mod:`.verdict`). The result is a frozen :class:`FidelityReport`;
+:mod:`.table` prints it and :mod:`.plot` draws it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from warlords_sim.board import Board
+from warlords_sim.fidelity.metrics import EngineStats, engine_stats
+from warlords_sim.fidelity.runner import TrialOutcome, build_world, run_scenario
+from warlords_sim.fidelity.scenarios import Scenario
+from warlords_sim.fidelity.verdict import ISSUE_9, Check, Tolerances, compare
+from warlords_sim.rules.physics_port import ENGINES
+
+__all__ = ["FORMAT", "FidelityError", "FidelityReport", "ScenarioReport", "run_fidelity"]
+
+#: Format name of :meth:`FidelityReport.as_json`.
+FORMAT = "warlords-fidelity-report"
+
+
+class FidelityError(ValueError):
+    """Bad arguments to :func:`run_fidelity` (engines, trials, no scenarios)."""
+
+
+@dataclass(frozen=True)
+class ScenarioReport:
+    """One scenario: both engines' trials and figures, and the checks of the
+    first engine against the second (the baseline)."""
+
+    scenario: Scenario
+    outcomes: tuple[tuple[TrialOutcome, ...], tuple[TrialOutcome, ...]]
+    stats: tuple[EngineStats, EngineStats]
+    checks: tuple[Check, ...]
+
+    @property
+    def passed(self) -> bool:
+        """Every criterion agrees."""
+        return all(c.passed for c in self.checks)
+
+    def as_json(self) -> dict[str, object]:
+        s = self.scenario
+        return {
+            "name": s.name,
+            "description": s.description,
+            "launch": s.flick.launch.value,
+            "velocity_mm_s": list(s.flick.velocity),
+            "spin_rad_s": s.flick.spin,
+            "noise": s.noise,
+            "passed": self.passed,
+            "checks": [c.as_json() for c in self.checks],
+            "engines": [
+                {**st.as_json(), "outcomes": [o.as_json() for o in out]}
+                for st, out in zip(self.stats, self.outcomes, strict=True)
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class FidelityReport:
+    """The whole run: settings and one :class:`ScenarioReport` per scenario."""
+
+    board: str
+    trials: int
+    seed: int
+    engines: tuple[str, str]
+    tolerances: Tolerances
+    scenarios: tuple[ScenarioReport, ...]
+
+    @property
+    def passed(self) -> bool:
+        """Every scenario agrees."""
+        return all(s.passed for s in self.scenarios)
+
+    def as_json(self) -> dict[str, object]:
+        """Every figure, as plain JSON types (NaN as null). Units: mm, s, shares."""
+        t = self.tolerances
+        return {
+            "format": FORMAT,
+            "version": 1,
+            "board": self.board,
+            "trials": self.trials,
+            "seed": self.seed,
+            "engines": list(self.engines),
+            "baseline": self.engines[1],
+            "tolerances": {
+                "median_rel": t.median_rel,
+                "median_mm": t.median_mm,
+                "iqr_rel": t.iqr_rel,
+                "iqr_mm": t.iqr_mm,
+                "share": t.share,
+                "tv": t.tv,
+            },
+            "passed": self.passed,
+            "scenarios_passed": sum(s.passed for s in self.scenarios),
+            "scenarios": [s.as_json() for s in self.scenarios],
+        }
+
+
+def run_fidelity(
+    board: Board,
+    scenarios: Sequence[Scenario],
+    trials: int,
+    seed: int = 0,
+    engines: Sequence[str] = ("2.5d", "reference"),
+    *,
+    tolerances: Tolerances = ISSUE_9,
+    on_trial: Callable[[], None] | None = None,
+) -> FidelityReport:
+    """Run ``scenarios`` on both ``engines`` and judge the first against the
+    second (the baseline).
+
+    Trial i of every scenario, on both engines, draws its hand noise from
+    ``numpy.random.default_rng(seed + i)``. Every scenario's set-up is built
+    once on each engine before any trial runs, so a set-up that does not fit
+    or an engine that is not installed fails at once.
+
+    Args:
+        board: the board.
+        scenarios: the scenarios (see :func:`.load_scenarios`).
+        trials: noisy trials per scenario and engine, >= 1.
+        seed: noise seed of trial 0, >= 0.
+        engines: two names from :data:`~warlords_sim.rules.physics_port.ENGINES`
+            (the same name twice is allowed: a self-check).
+        tolerances: the agreement tolerances.
+        on_trial: called after every trial (a progress bar).
+
+    Raises:
+        FidelityError: not two known engines, trials < 1, a negative seed,
+            no scenarios.
+        ImportError: the reference engine is not installed.
+        ScenarioError: a set-up does not fit the board.
+        RuntimeError: an engine failed on a trial (chained).
+    """
+    engs = tuple(engines)
+    if len(engs) != 2 or any(e not in ENGINES for e in engs):
+        raise FidelityError(
+            f"engines: expected two of {', '.join(ENGINES)} (the second is the baseline), "
+            f"got {','.join(engs) or 'none'}"
+        )
+    if trials < 1:
+        raise FidelityError(f"trials: expected at least 1, got {trials}")
+    if seed < 0:
+        raise FidelityError(f"seed: expected >= 0, got {seed}")
+    if not scenarios:
+        raise FidelityError("no scenarios to run")
+    for engine in dict.fromkeys(engs):
+        for sc in scenarios:
+            build_world(board, sc, engine)
+    reports = []
+    for sc in scenarios:
+        outs = tuple(run_scenario(board, sc, e, trials, seed, on_trial) for e in engs)
+        a, b = (engine_stats(e, o) for e, o in zip(engs, outs, strict=True))
+        reports.append(ScenarioReport(sc, (outs[0], outs[1]), (a, b), compare(a, b, tolerances)))
+    return FidelityReport(board.name, trials, seed, (engs[0], engs[1]), tolerances, tuple(reports))
