@@ -1,10 +1,10 @@
-"""Unit tests of ``physics.impact``: the die's flight, bounces, rolls and
-trips as pure arithmetic (no pymunk).
+"""Unit tests of ``physics.impact``: the die's bounces and the side-blow
+decision as pure arithmetic (no pymunk).
 
-Reference figures are those of design brief section 2: a sliding die tips
-over a caught edge from ~1.05 sqrt(g a) (0.42 m/s for a = 16 mm); a drop from
-height h takes sqrt(2 h / g); a rigid-body impact with restitution <= 1 and
-Coulomb friction never creates energy.
+Reference figures are those of design brief section 2: a rigid-body impact
+with restitution <= 1 and Coulomb friction never creates energy; a sliding
+die tips over a caught edge from ~1.05 sqrt(g a) (0.42 m/s for a = 16 mm),
+and a blow on a die resting on something cannot catch its bottom edge.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 
 from warlords_sim.board import load_board
 from warlords_sim.physics import impact as imp
+from warlords_sim.physics import tumble
 from warlords_sim.physics.orientation import ROTATIONS, face_up, rotation_about, with_face_up
 
 _DIE = load_board("standard").die
@@ -28,7 +29,6 @@ G = 9810.0  # mm/s^2
 E = _DIE.table_restitution  # table restitution of the standard board
 MU = _DIE.table_friction  # kinetic friction
 MU_S = _DIE.table_static_friction  # static friction
-DT = 1.0 / 240.0
 
 Vec = NDArray[np.float64]
 
@@ -213,102 +213,18 @@ def test_sticking_energy_gain_saved_case() -> None:
     _check_no_energy_gain(v, omega, r, 0.8, 0.3, 0.5)
 
 
-# -------------------------------------------------------------- trip speed
+# ------------------------------------------------------------- side blows
 
 
-def test_trip_speed_of_a_16mm_die() -> None:
-    """trip_speed(16 mm, 9810 mm/s^2) is ~0.42 m/s, i.e. ~1.05 sqrt(g a)."""
-    v = imp.trip_speed(A, G)
-    assert v == pytest.approx(420.0, rel=0.02)
-    assert v == pytest.approx(1.05 * math.sqrt(G * A), rel=0.01)
-
-
-def test_trip_speed_tips_exactly() -> None:
-    """At the trip speed the pivot rate w = 3 v / (4 a) has exactly the energy
-    to tip over the edge (tip_energy_ok switches there)."""
-    v = imp.trip_speed(A, G)
-    w = 3.0 * v / (4.0 * A)
-    assert imp.tip_energy_ok(w * 1.0001, A, G)
-    assert not imp.tip_energy_ok(w * 0.9999, A, G)
-
-
-# --------------------------------------------------------------- roll count
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.floats(0.0, 5000.0), st.floats(0.0, 5000.0))
-def test_roll_count_monotone_in_omega(w1: float, w2: float) -> None:
-    """More spin never rolls fewer faces, and the sign of omega does not matter."""
-    lo, hi = sorted((w1, w2))
-    assert imp.roll_count(lo, A, G) <= imp.roll_count(hi, A, G)
-    assert imp.roll_count(-hi, A, G) == imp.roll_count(hi, A, G)
-
-
-def test_roll_count_quarter_per_face() -> None:
-    """Each face keeps 1/4 of the spin: four times the spin rolls one face
-    more (below the limit); too little spin rolls none."""
-    w_tip = math.sqrt(3.0 * G * (math.sqrt(2.0) - 1.0) / (2.0 * A))  # just tips once
-    assert imp.roll_count(w_tip * 0.999, A, G) == 0
-    assert imp.roll_count(w_tip * 1.001, A, G) == 1
-    for n in range(1, 6):
-        assert imp.roll_count(w_tip * 1.001 * 4.0**n, A, G) == n + 1
-    assert imp.roll_count(1e12, A, G) == 8  # the limit
-
-
-# ------------------------------------------------------------------ flight
-
-
-@pytest.mark.parametrize("h", [5.0, 20.0, 40.0, 60.0])
-@pytest.mark.parametrize("face", [1, 4])
-def test_flat_drop_time_matches_free_fall(h: float, face: int) -> None:
-    """A flat, non-spinning die whose bottom is h mm up lands after sqrt(2 h / g)."""
-    r = with_face_up(face)
-    fl = imp.solve_flight(h + A / 2.0, 0.0, r, np.zeros(3), 0.0, A, G, DT)
-    t = math.sqrt(2.0 * h / G)
-    assert fl.t_hit == pytest.approx(t, abs=1e-5)
-    # the lowest point at each step end is the bottom face: h - g t^2 / 2
-    n = fl.low_at_steps.size
-    assert n == math.ceil(t / DT - 1e-9)
-    times = np.arange(1, n + 1) * DT
-    assert fl.low_at_steps == pytest.approx(h - 0.5 * G * times * times, abs=1e-9)
-
-
-def test_thrown_up_flight_time() -> None:
-    """With an upward speed, the landing time is the positive root of
-    h + vz t - g t^2 / 2 = 0 onto a raised floor."""
-    h, vz, floor = 30.0, 400.0, 10.0
-    r = with_face_up(1)
-    fl = imp.solve_flight(h + A / 2.0, vz, r, np.zeros(3), floor, A, G, DT)
-    d = h - floor
-    t = (vz + math.sqrt(vz * vz + 2.0 * G * d)) / G
-    assert fl.t_hit == pytest.approx(t, abs=1e-5)
-
-
-def test_spinning_die_lands_earlier_than_flat() -> None:
-    """A tumbling die brings a corner below its flat bottom, so it cannot land
-    later than the same die falling flat."""
-    r = with_face_up(1)
-    flat = imp.solve_flight(48.0, 0.0, r, np.zeros(3), 0.0, A, G, DT)
-    spin = imp.solve_flight(48.0, 0.0, r, np.array([30.0, 0.0, 0.0]), 0.0, A, G, DT)
-    assert spin.t_hit <= flat.t_hit
-
-
-def test_orientation_at_is_a_rotation() -> None:
-    """orientation_at keeps a proper rotation; zero spin keeps the orientation."""
-    r0 = ROTATIONS[7]
-    assert np.array_equal(imp.orientation_at(r0, np.zeros(3), 0.3), r0)
-    r = imp.orientation_at(r0, np.array([12.0, -3.0, 40.0]), 0.37)
-    assert r @ r.T == pytest.approx(np.eye(3), abs=1e-12)
-    assert np.linalg.det(r) == pytest.approx(1.0)
-    # a quarter turn about world x takes face 1 (up) to pointing along -y
-    q = imp.orientation_at(with_face_up(1), np.array([math.pi / 2.0, 0.0, 0.0]), 1.0)
-    assert q @ np.array([0.0, 0.0, 1.0]) == pytest.approx([0.0, -1.0, 0.0], abs=1e-12)
-
-
-def test_ledge_tumble_capped() -> None:
-    """Sliding off a ledge slowly tumbles at most at the tipping rate sqrt(6 g / a);
-    faster, 3 g / (4 v)."""
-    cap = math.sqrt(6.0 * G / A)
-    assert imp.ledge_tumble(0.0, A, G) == pytest.approx(cap)
-    assert imp.ledge_tumble(1.0, A, G) == pytest.approx(cap)
-    assert imp.ledge_tumble(1000.0, A, G) == pytest.approx(3.0 * G / 4000.0)
+def test_side_blow_decisions() -> None:
+    """The side-blow model's decisions: a grounded die on the table trips from
+    the trip speed on (not below it, nor while it stands on something); an
+    airborne die is kicked by any closing blow, never by a parting one."""
+    trip = tumble.trip_speed(A, G)
+    blows = imp.EdgeCatchBlows(_DIE, trip)
+    assert blows.response(False, 0.0, trip) is imp.BlowResponse.TRIP
+    assert blows.response(False, 0.0, trip * 0.999) is imp.BlowResponse.NONE
+    assert blows.response(False, A, trip * 3.0) is imp.BlowResponse.NONE
+    assert blows.response(True, 0.0, 1.0) is imp.BlowResponse.KICK
+    assert blows.response(True, 0.0, -1.0) is imp.BlowResponse.NONE
+    assert blows.trip_spin(trip) == pytest.approx(3.0 * trip / (4.0 * A))

@@ -1,231 +1,67 @@
-"""The die's vertical and tumbling motion: flight, bounces and rolls.
+"""Impact: what a blow does to a die, on the surface beneath it and from the side.
 
-pymunk moves a die in the plane; this module owns what the plane cannot
-show: the height z of the die's centre, its vertical speed, and its full 3D
-orientation. It is pure arithmetic (numpy), with no pymunk and no state.
+Contract
+--------
+* Pure arithmetic (numpy), no pymunk and no state. The models take a die's
+  motion as values and return its motion after the blow (or what the blow
+  sets off); :class:`~warlords_sim.physics.world.World` applies the result.
+  Two collision types, each a small class behind a Protocol (the shape of
+  pooltool's ``physics/resolve``), gathered by the world:
 
-The model (units mm, g, s, rad):
+  - :class:`LandingModel` (default :class:`RigidLanding`): an airborne die's
+    lowest point reaches the surface beneath it; bounce or lie down.
+  - :class:`SideBlowModel` (default :class:`EdgeCatchBlows`): a die strikes
+    a wall, pin, the siege engine or another die beside it. This is the one
+    place that decides what a side blow does to a grounded die (nothing, or
+    a trip over its bottom edge, carried out by
+    :mod:`~warlords_sim.physics.tumble`) and to an airborne die (a kick that
+    tips it, :meth:`SideBlowModel.kick`). pymunk has already resolved the
+    blow in the plane; these add what the plane cannot show.
+* Units mm, g, s, rad; world frame, z up.
 
-* **Flight** is exact. Gravity acts on z; a cube's inertia is the same about
-  every axis (I = m a^2 / 6), so in free flight its angular velocity is
-  constant and the orientation is R(t) = Rot(w t) R0. :func:`solve_flight`
-  finds when the lowest corner first reaches the floor, and the height of
-  the lowest point at each physics step (used to pass over low obstacles).
-* **Bounces** are rigid-body impacts at the lowest contact point (a corner,
-  an edge midpoint or a face centre), with Newton restitution along the
-  normal and Coulomb friction (stick or slip) in the plane; see
-  :func:`impact`. A spinning die landing on a corner kicks sideways and
-  changes its spin: the face comes out of the motion (Nagler & Richter,
-  Phys. Rev. E 78, 036207, 2008, use the same impulse model for dice).
-* **Rolls** on the table: a die turning about a bottom edge with angular
-  speed w tips over if (1/2) I_edge w^2 >= m g a (sqrt 2 - 1) / 2, with
-  I_edge = 2 m a^2 / 3; each face impact keeps 1/4 of w (angular momentum
-  about the new edge, rigid cube). :func:`roll_count`.
-* **Trips**: a sliding die whose bottom edge is caught pivots about it with
-  w = 3 v / (4 a) (angular momentum about the edge); it tips over when
-  v >= sqrt(16 g a (sqrt 2 - 1) / 6) ~ 1.05 sqrt(g a), 0.42 m/s for a 16 mm die.
+The bounce (units mm, g, s, rad): a rigid-body impact at the lowest contact
+point (a corner, an edge midpoint or a face centre), with Newton
+restitution along the normal and Coulomb friction (stick or slip) in the
+plane; see :func:`impact`. A spinning die landing on a corner kicks sideways
+and changes its spin: the face comes out of the motion (Nagler & Richter,
+Phys. Rev. E 78, 036207, 2008, use the same impulse model for dice).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import Enum
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
+from warlords_sim.board import DieSpec
+from warlords_sim.physics.flight import InFlight
+from warlords_sim.physics.tumble import tip_energy_ok, trip_spin
+
 __all__ = [
-    "Flight",
+    "MAX_BOUNCES",
+    "REST_BOUNCE_SPEED",
+    "BlowResponse",
+    "EdgeCatchBlows",
+    "Kick",
+    "Landing",
+    "LandingModel",
+    "RigidLanding",
+    "SideBlowModel",
+    "contact_point",
     "impact",
-    "ledge_tumble",
-    "roll_count",
-    "solve_flight",
-    "trip_speed",
 ]
 
 Vec = NDArray[np.float64]
 
-_CORNERS = np.array(
-    [[sx, sy, sz] for sx in (-0.5, 0.5) for sy in (-0.5, 0.5) for sz in (-0.5, 0.5)]
-).T  # 3 x 8, unit cube
-
-
-@dataclass(frozen=True)
-class Flight:
-    """A solved ballistic flight, times relative to its start.
-
-    Attributes:
-        t_hit: time (s) at which the lowest point reaches the floor.
-        low_at_steps: height (mm) of the die's lowest point at the end of
-            each physics step 1..n (n = steps until the hit), relative to
-            the board surface (not the floor).
-    """
-
-    t_hit: float
-    low_at_steps: Vec
-
-
-def _lowest_offsets(r0: Vec, omega: Vec, times: Vec, size: float) -> Vec:
-    """z offset of the lowest corner from the centre at each time (mm)."""
-    w = float(np.linalg.norm(omega))
-    verts = r0 @ (_CORNERS * size)  # 3 x 8, world offsets at t = 0
-    if w < 1e-12:
-        return np.full(times.shape, float(np.min(verts[2])))
-    u = omega / w
-    a = np.array([-u[1], u[0], 0.0])
-    b = np.array([u[2] * u[0], u[2] * u[1], u[2] * u[2] - 1.0])
-    c0 = verts[2]
-    c1 = a @ verts
-    c2 = b @ verts
-    phi = w * times
-    s = np.sin(phi)[:, None]
-    c = (1.0 - np.cos(phi))[:, None]
-    return np.asarray(np.min(c0[None, :] + s * c1[None, :] + c * c2[None, :], axis=1))
-
-
-def solve_flight(
-    z0: float,
-    vz0: float,
-    r0: Vec,
-    omega: Vec,
-    floor: float,
-    size: float,
-    gravity: float,
-    dt: float,
-    substeps: int = 8,
-) -> Flight:
-    """Solve a free flight until the die's lowest point reaches ``floor``.
-
-    Args:
-        z0: centre height at the start, mm. vz0: vertical speed, mm/s.
-        r0: orientation at the start (3x3). omega: angular velocity (rad/s, world, 3).
-        floor: height of the surface beneath, mm. size: die edge, mm.
-        gravity: mm/s^2. dt: physics timestep, s. substeps: samples per step
-            used to find the hit time.
-
-    Returns:
-        The :class:`Flight`. The hit time is found on a grid of dt/substeps
-        and refined by linear interpolation.
-    """
-    # upper bound: the lowest point is at least half an edge below the centre
-    # (lying flat is the highest it can be), so the die has surely reached the
-    # floor once its centre is down to floor + size / 2
-    disc = vz0 * vz0 + 2.0 * gravity * max(z0 - floor - size / 2.0, 0.0)
-    t_max = (vz0 + math.sqrt(disc)) / gravity + dt
-    n_steps = max(1, math.ceil(t_max / dt))
-    if n_steps <= _SHORT_FLIGHT_STEPS:
-        return _solve_short(z0, vz0, r0, omega, floor, size, gravity, dt, substeps, n_steps)
-    h = dt / substeps
-    times = np.arange(1, n_steps * substeps + 1, dtype=np.float64) * h
-    zc = z0 + vz0 * times - 0.5 * gravity * times * times
-    low = zc + _lowest_offsets(r0, omega, times, size)
-    below = np.nonzero(low <= floor)[0]
-    if below.size == 0:  # numerically grazing: land at the end of the window
-        k = times.size - 1
-        t_hit = float(times[k])
-    else:
-        k = int(below[0])
-        if k == 0:
-            # touching at the start (just after a bounce): the next contact is
-            # at least one sample later, so time always moves on
-            t_hit = float(times[0])
-        else:
-            t_prev, l_prev = float(times[k - 1]), float(low[k - 1])
-            t_k, l_k = float(times[k]), float(low[k])
-            frac = 0.0 if l_prev == l_k else (l_prev - floor) / (l_prev - l_k)
-            t_hit = t_prev + min(max(frac, 0.0), 1.0) * (t_k - t_prev)
-    steps = max(1, math.ceil(t_hit / dt - 1e-9))
-    low_steps = low[substeps - 1 : steps * substeps : substeps]
-    return Flight(t_hit=t_hit, low_at_steps=np.asarray(low_steps))
-
-
-#: Flights of at most this many steps are solved in plain floats, sample by
-#: sample, stopping at the hit (cheaper than numpy's set-up for short hops).
-_SHORT_FLIGHT_STEPS = 8
-
-
-def _solve_short(
-    z0: float,
-    vz0: float,
-    r0: Vec,
-    omega: Vec,
-    floor: float,
-    size: float,
-    gravity: float,
-    dt: float,
-    substeps: int,
-    n_steps: int,
-) -> Flight:
-    """:func:`solve_flight` for short hops: the same samples and the same
-    answer, evaluated one at a time until the hit."""
-    h2 = size / 2.0
-    rows = [[float(x) * h2 for x in r0[i]] for i in range(3)]
-    verts = [
-        (
-            rows[0][0] * sx + rows[0][1] * sy + rows[0][2] * sz,
-            rows[1][0] * sx + rows[1][1] * sy + rows[1][2] * sz,
-            rows[2][0] * sx + rows[2][1] * sy + rows[2][2] * sz,
-        )
-        for sx in (-1.0, 1.0)
-        for sy in (-1.0, 1.0)
-        for sz in (-1.0, 1.0)
-    ]
-    wx, wy, wz = float(omega[0]), float(omega[1]), float(omega[2])
-    w = math.sqrt(wx * wx + wy * wy + wz * wz)
-    if w < 1e-12:
-        lowest = min(v[2] for v in verts)
-        coefs = [(lowest, 0.0, 0.0)]
-    else:
-        ux, uy, uz = wx / w, wy / w, wz / w
-        coefs = [
-            (vz, -uy * vx + ux * vy, uz * ux * vx + uz * uy * vy + (uz * uz - 1.0) * vz)
-            for vx, vy, vz in verts
-        ]
-    g2 = 0.5 * gravity
-    h = dt / substeps
-
-    def low(t: float) -> float:
-        s, c = math.sin(w * t), 1.0 - math.cos(w * t)
-        return z0 + vz0 * t - g2 * t * t + min(c0 + s * c1 + c * c2 for c0, c1, c2 in coefs)
-
-    n = n_steps * substeps
-    t_hit = n * h
-    t_prev = l_prev = 0.0
-    for k in range(n):
-        t = (k + 1) * h
-        lk = low(t)
-        if lk <= floor:
-            if k == 0:
-                t_hit = t
-            else:
-                frac = 0.0 if l_prev == lk else (l_prev - floor) / (l_prev - lk)
-                t_hit = t_prev + min(max(frac, 0.0), 1.0) * (t - t_prev)
-            break
-        t_prev, l_prev = t, lk
-    steps = max(1, math.ceil(t_hit / dt - 1e-9))
-    lows = [low(j * dt) for j in range(1, steps + 1)]
-    return Flight(t_hit=t_hit, low_at_steps=np.array(lows))
-
-
-def orientation_at(r0: Vec, omega: Vec, t: float) -> Vec:
-    """Orientation after rotating at constant ``omega`` (rad/s) for ``t`` s
-    (Rodrigues' formula; plain floats, it runs at every bounce)."""
-    wx, wy, wz = float(omega[0]), float(omega[1]), float(omega[2])
-    w = math.sqrt(wx * wx + wy * wy + wz * wz)
-    if w * t == 0.0:
-        return np.array(r0, dtype=np.float64)
-    ux, uy, uz = wx / w, wy / w, wz / w
-    ang = w * t
-    s, c = math.sin(ang), math.cos(ang)
-    k = 1.0 - c
-    rot = np.array(
-        [
-            [c + ux * ux * k, ux * uy * k - uz * s, ux * uz * k + uy * s],
-            [uy * ux * k + uz * s, c + uy * uy * k, uy * uz * k - ux * s],
-            [uz * ux * k - uy * s, uz * uy * k + ux * s, c + uz * uz * k],
-        ]
-    )
-    return np.asarray(rot @ r0)
+#: A bounce leaving less vertical speed than this (mm/s) ends the bouncing
+#: (the next hop would rise under 0.2 mm).
+REST_BOUNCE_SPEED = 60.0
+#: Most bounces in one landing sequence before the die is laid flat.
+MAX_BOUNCES = 60
 
 
 def contact_point(
@@ -404,38 +240,220 @@ def impact(
     return v_new, omega_new
 
 
-def tip_energy_ok(omega: float, size: float, gravity: float) -> bool:
-    """True if a die turning at ``omega`` rad/s about a bottom edge, lying flat,
-    has the energy to tip over that edge: (1/3) a^2 w^2 >= g a (sqrt2 - 1) / 2."""
-    return omega * omega * size * size / 3.0 >= gravity * size * (math.sqrt(2.0) - 1.0) / 2.0
+@dataclass(frozen=True)
+class Landing:
+    """What one landing did.
 
-
-def roll_count(omega: float, size: float, gravity: float, limit: int = 8) -> int:
-    """Faces a die rolls over on the table starting flat with ``omega`` rad/s
-    about a bottom edge; each face impact keeps 1/4 of the angular speed."""
-    n = 0
-    w = abs(omega)
-    while n < limit and tip_energy_ok(w, size, gravity):
-        n += 1
-        w *= 0.25
-    return n
-
-
-def trip_speed(size: float, gravity: float) -> float:
-    """Slowest sliding speed (mm/s) at which a die whose leading bottom edge
-    is caught tips over: ~1.05 sqrt(g a) (0.42 m/s for a = 16 mm)."""
-    return math.sqrt(16.0 * gravity * size * (math.sqrt(2.0) - 1.0) / 6.0)
-
-
-def ledge_tumble(speed: float, size: float, gravity: float) -> float:
-    """Forward tumble (rad/s) of a die sliding off a ledge at ``speed`` mm/s.
-
-    While the centre overhangs the edge (for a time a / (2 v)) the support at
-    the edge carries about m g, a torque m g v t about the centre; integrated:
-    w = 3 g / (4 v). Capped at sqrt(6 g / a), the rate of a die tipping off
-    from rest.
+    Attributes:
+        v: centre velocity after (mm/s, 3). omega: angular velocity after (rad/s, 3).
+        contact: offset (mm, world, 3) from the centre to the contact point.
+        speed: normal speed (mm/s, >= 0) at which the contact point struck.
+        settles: the bouncing is over: the die lies down (and may roll on).
     """
-    cap = math.sqrt(6.0 * gravity / size)
-    if speed <= 0.0:
-        return cap
-    return min(3.0 * gravity / (4.0 * speed), cap)
+
+    v: Vec
+    omega: Vec
+    contact: Vec
+    speed: float
+    settles: bool
+
+
+class LandingModel(Protocol):
+    """An airborne die's lowest point reaches the surface beneath it."""
+
+    def land(self, v: Vec, omega: Vec, r: Vec, bounces: int) -> Landing:
+        """The die moving at ``v`` (mm/s, 3, world) and ``omega`` (rad/s, 3)
+        at orientation ``r`` lands, after ``bounces`` earlier landings."""
+        ...
+
+
+class RigidLanding:
+    """A rigid-body bounce (:func:`impact`) with the table's restitution and
+    friction (board data, cited there); the bouncing ends when a bounce
+    leaves less than :data:`REST_BOUNCE_SPEED` upwards and too little tumble
+    to tip over an edge, or after :data:`MAX_BOUNCES`.
+
+    Args:
+        die: the die's board data (mass, size, table restitution and friction).
+        gravity: mm/s^2.
+    """
+
+    def __init__(self, die: DieSpec, gravity: float) -> None:
+        self.die = die
+        self.gravity = gravity
+
+    def land(self, v: Vec, omega: Vec, r: Vec, bounces: int) -> Landing:
+        """See :meth:`LandingModel.land`."""
+        spec = self.die
+        size = spec.size_mm
+        contact = contact_point(r, size, v, omega)
+        if contact is None:  # the corners at the floor are already moving up
+            contact = contact_point(r, size)
+            assert contact is not None  # without v and omega there always is one
+            v3, w3 = v, omega
+        else:
+            v3, w3 = impact(
+                v,
+                omega,
+                contact,
+                spec.mass_g,
+                size,
+                spec.table_restitution,
+                spec.table_friction,
+                spec.table_static_friction,
+            )
+        # normal speed of the contact point: -(vz + (omega x r)_z)
+        cz = float(v[2]) + float(omega[0] * contact[1] - omega[1] * contact[0])
+        tumble = math.hypot(float(w3[0]), float(w3[1]))
+        spent = float(v3[2]) < REST_BOUNCE_SPEED and not tip_energy_ok(tumble, size, self.gravity)
+        return Landing(v3, w3, contact, max(-cz, 0.0), spent or bounces >= MAX_BOUNCES)
+
+
+class BlowResponse(Enum):
+    """What a side blow sets off, beyond pymunk's push in the plane."""
+
+    NONE = "none"
+    TRIP = "trip"  # a grounded die catches its bottom edge and tumbles over it
+    KICK = "kick"  # an airborne die is tipped (and braked) by where the blow lands
+
+
+@dataclass(frozen=True)
+class Kick:
+    """An airborne die's motion after a side blow.
+
+    Attributes:
+        velocity: new horizontal velocity (mm/s), or None to keep pymunk's.
+        z: centre height, mm. vz: vertical speed, mm/s.
+        r: orientation. omega: angular velocity (rad/s, world, 3).
+    """
+
+    velocity: tuple[float, float] | None
+    z: float
+    vz: float
+    r: Vec
+    omega: Vec
+
+
+class SideBlowModel(Protocol):
+    """A die strikes something beside it (a wall, pin, the siege engine or a die)."""
+
+    def response(self, airborne: bool, floor: float, approach: float) -> BlowResponse:
+        """What a blow at normal approach speed ``approach`` (mm/s, > 0 when
+        closing) sets off for a die that is ``airborne`` or stands on a
+        surface ``floor`` mm high. Called from the collision callback: it
+        must only decide, never change anything."""
+        ...
+
+    def trip_spin(self, speed: float) -> float:
+        """Angular speed (rad/s) about the caught edge of a grounded die
+        tripped by a blow at ``speed`` mm/s."""
+        ...
+
+    def kick(
+        self,
+        f: InFlight,
+        t: float,
+        velocity: tuple[float, float],
+        spin: float,
+        nx: float,
+        ny: float,
+        speed: float,
+        bottom: float,
+        top: float,
+    ) -> Kick | None:
+        """An airborne die in flight ``f``, ``t`` s into it, moving at
+        ``velocity`` (mm/s, after pymunk turned it) with yaw rate ``spin``,
+        struck along (nx, ny) at ``speed`` mm/s by something spanning heights
+        ``bottom``..``top`` mm. None if the blow changes nothing more."""
+        ...
+
+
+class EdgeCatchBlows:
+    """Side blows as today's model: a grounded die on the table trips
+    whenever the approach speed reaches the trip speed
+    (:func:`~warlords_sim.physics.tumble.trip_speed`); an airborne die is
+    kicked by every closing blow, tipped by where the blow lands in height.
+
+    Args:
+        die: the die's board data (mass, size, die restitution and friction).
+        trip_speed: mm/s.
+    """
+
+    def __init__(self, die: DieSpec, trip_speed: float) -> None:
+        self.die = die
+        self.trip_speed = trip_speed
+
+    def response(self, airborne: bool, floor: float, approach: float) -> BlowResponse:
+        """See :meth:`SideBlowModel.response`."""
+        if airborne:
+            return BlowResponse.KICK if approach > 0.0 else BlowResponse.NONE
+        if approach >= self.trip_speed and floor == 0.0:
+            return BlowResponse.TRIP
+        return BlowResponse.NONE
+
+    def trip_spin(self, speed: float) -> float:
+        """See :func:`~warlords_sim.physics.tumble.trip_spin`."""
+        return trip_spin(speed, self.die.size_mm)
+
+    def kick(
+        self,
+        f: InFlight,
+        t: float,
+        velocity: tuple[float, float],
+        spin: float,
+        nx: float,
+        ny: float,
+        speed: float,
+        bottom: float,
+        top: float,
+    ) -> Kick | None:
+        """An airborne die struck something beside it (pymunk has already
+        turned its horizontal motion). Add what the plane cannot show: the
+        blow lands above or below the die's centre (where the die and the
+        obstacle overlap in height), which tips it, and friction at the
+        contact opposes the contact point's vertical sliding. The blow is
+        taken as m (1 + e) v along (nx, ny), e the die's restitution. The
+        tumble it adds is paid for out of the horizontal motion, so no
+        energy is created; None if there is too little to pay for it, or
+        the die and the obstacle do not overlap in height."""
+        spec = self.die
+        size = spec.size_mm
+        zc = f.height(t)
+        lo, hi = max(zc - size / 2.0, bottom), min(zc + size / 2.0, top)
+        if hi <= lo:
+            return None
+        m = spec.mass_g
+        inv_i = 6.0 / (m * size * size)
+        jn = m * (1.0 + spec.die_restitution) * speed
+        rx, ry, rz = -nx * size / 2.0, -ny * size / 2.0, (lo + hi) / 2.0 - zc
+        wx, wy = float(f.omega[0]), float(f.omega[1])
+        wz = spin
+        # the blow's torque about the centre (its z part is pymunk's)
+        wx += inv_i * (-rz * jn * ny)
+        wy += inv_i * (rz * jn * nx)
+        # friction against the contact point's vertical sliding
+        vz = f.vz(t)
+        uz = vz + wx * ry - wy * rx
+        kzz = 1.0 / m + inv_i * (rx * rx + ry * ry)
+        jf = max(-spec.die_friction * jn, min(spec.die_friction * jn, -uz / kzz))
+        vz += jf / m
+        wx += inv_i * ry * jf
+        wy -= inv_i * rx * jf
+        # the blow's horizontal part is pymunk's already: pay for the tumble
+        # it adds out of the horizontal motion, so no energy is created
+        vz0 = f.vz(t)
+        w0x, w0y = float(f.omega[0]), float(f.omega[1])
+        vx, vy = velocity
+        e_before = m * vz0 * vz0 + (w0x * w0x + w0y * w0y) / inv_i
+        e_after = m * vz * vz + (wx * wx + wy * wy) / inv_i
+        gain = 0.5 * (e_after - e_before)
+        new_velocity = None
+        if gain > 0.0:
+            v2 = vx * vx + vy * vy
+            room = 0.5 * m * v2
+            if gain <= room and v2 > 0.0:
+                scale = math.sqrt(1.0 - gain / room)
+                new_velocity = (vx * scale, vy * scale)
+            else:
+                return None  # too little motion to pay for it: no tumble from this blow
+        return Kick(new_velocity, zc, vz, f.orientation(t), np.array([wx, wy, wz]))

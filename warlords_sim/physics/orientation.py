@@ -6,13 +6,14 @@ the world direction of the die's body axis i. Faces sit on the body axes:
 to 7 and 1, 2, 3 run counter-clockwise round their corner (a right-handed
 die, as casino dice are).
 
-The orientation changes only through simulated motion (``physics.impact``);
-this module only reads and snaps it.
+The orientation changes only through simulated motion (``physics.flight``,
+``physics.impact``, ``physics.tumble``); this module only reads and snaps it.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 from numpy.typing import NDArray
@@ -23,6 +24,7 @@ __all__ = [
     "face_up",
     "orientation_index",
     "rotation_about",
+    "rotation_z",
     "snap_flat",
     "with_face_up",
 ]
@@ -79,6 +81,12 @@ def rotation_about(axis: NDArray[np.float64] | tuple[float, float, float], angle
     c, s = np.cos(angle), np.sin(angle)
     k = np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
     return np.asarray(np.eye(3) + s * k + (1.0 - c) * (k @ k), dtype=np.float64)
+
+
+def rotation_z(angle: float) -> Matrix:
+    """Rotation matrix for a yaw of ``angle`` rad about the vertical (z) axis."""
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
 
 def with_face_up(face: int) -> Matrix:

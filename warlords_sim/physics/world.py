@@ -1,6 +1,19 @@
 """The physics world: the board's bodies in pymunk, dice that slide, fly,
 bounce and tumble, and a flick resolved until everything is at rest.
 
+This module orchestrates: it owns the bodies, steps the space, records the
+events, settles the dice and packages the results. The models live in
+modules of their own and are applied here:
+
+* :mod:`~warlords_sim.physics.flight`: ballistic flight, height bands and
+  the collision masks that let a die pass over lower obstacles;
+* :mod:`~warlords_sim.physics.impact`: the landing (bounce) model and the
+  side-blow model (the one place deciding what a blow beside a die does);
+* :mod:`~warlords_sim.physics.tumble`: trips, rolls, the ledge tumble and
+  laying a die flat;
+* :mod:`~warlords_sim.physics.support`: resting on walls, the engine and
+  other dice, falling off, what is under a falling die.
+
 Contract
 --------
 * Imports pymunk and numpy, never pyglet and never the rules. The rules
@@ -17,7 +30,7 @@ Contract
   a GearJoint to the static body with ``max_bias = 0`` and ``max_force`` =
   mu m g (the recipe of pymunk's ``examples/tank.py``). A die also has a
   height, a vertical speed and a full 3D orientation
-  (:mod:`~warlords_sim.physics.impact`): in the air it passes over anything
+  (:mod:`~warlords_sim.physics.flight`): in the air it passes over anything
   lower than its lowest point (collision filters by height band), lands,
   bounces, and comes to rest on a face chosen by the motion.
 * Maximum flick speed :data:`MAX_FLICK_SPEED` (2000 mm/s): a die then moves
@@ -40,15 +53,23 @@ import pymunk
 from numpy.typing import NDArray
 
 from warlords_sim.board import Board, Wall
-from warlords_sim.physics import impact as imp
+from warlords_sim.physics import tumble
+from warlords_sim.physics.flight import DIE_BIT, HeightBands, InFlight, plan_flight
+from warlords_sim.physics.impact import (
+    BlowResponse,
+    EdgeCatchBlows,
+    LandingModel,
+    RigidLanding,
+    SideBlowModel,
+)
 from warlords_sim.physics.orientation import (
     face_up,
     orientation_index,
-    rotation_about,
-    snap_flat,
+    rotation_z,
     with_face_up,
 )
 from warlords_sim.physics.regions import classify
+from warlords_sim.physics.support import Support
 from warlords_sim.physics.types import (
     DiePose,
     Event,
@@ -68,16 +89,11 @@ MAX_FLICK_SPEED = 2000.0
 #: Largest flick spin accepted, rad/s (about 30 turns a second; a finger
 #: gives far less, and a faster die would turn more than 45 degrees a step).
 MAX_FLICK_SPIN = 200.0
-#: A bounce leaving less vertical speed than this (mm/s) ends the bouncing
-#: (the next hop would rise under 0.2 mm).
-REST_BOUNCE_SPEED = 60.0
 #: A grounded die slower than this (mm/s and rad/s) is at rest.
 REST_SPEED = 0.5
 REST_SPIN = 0.01
 #: Steps between checks of moving dice (rest, exit, lost support).
 CHECK_EVERY = 4
-#: Most bounces in one landing sequence before the die is laid flat.
-MAX_BOUNCES = 60
 #: Mean distance of a square contact patch from its centre, in edge lengths
 #: (integral of r over the unit square): the friction torque is mu m g times this.
 _PATCH_ARM = 0.3826
@@ -86,30 +102,10 @@ _DIE_TYPE = 1
 _WALL_TYPE = 2
 _PIN_TYPE = 3
 _ENGINE_TYPE = 4
-_DIE_BIT = 1
 
 
 class WorldError(ValueError):
     """A request the world cannot honour (unknown die, a place off the board)."""
-
-
-@dataclass
-class _Flight:
-    """A die's current flight, in world time."""
-
-    t0: float  # world time of the flight's start, s
-    step0: int  # world step index at its start
-    z0: float  # centre height at t0, mm
-    vz0: float  # vertical speed at t0, mm/s
-    r0: NDArray[np.float64]  # world orientation at t0
-    omega: NDArray[np.float64]  # angular velocity (world), rad/s
-    floor: float  # surface it will land on, mm
-    hit_step: int  # step after which it lands
-    t_hit: float  # world time of landing
-    low: NDArray[np.float64]  # lowest point (mm) at the end of steps step0+1 ..
-    masks: NDArray[np.int64]  # collision mask in force after each of those steps
-    changes: NDArray[np.int64]  # indices into masks where the mask changes
-    bounces: int = 0
 
 
 @dataclass
@@ -121,7 +117,7 @@ class _Die:
     gear: pymunk.GearJoint
     r_rel: NDArray[np.float64]  # orientation in the die's yaw frame (at rest: exact)
     floor: float = 0.0  # height of what it stands on, mm
-    flight: _Flight | None = None
+    flight: InFlight | None = None
     awake: bool = False
     cocked: bool = False
     mask: int = -1
@@ -134,15 +130,12 @@ class _Die:
 
 @dataclass
 class _Pending:
-    """Work noted by collision callbacks, done after the step."""
+    """Work noted by collision callbacks, done after the step: the side
+    blows the blow model answered with a trip (grounded dice) or a kick
+    (airborne dice). Trips are done before kicks."""
 
     trips: list[tuple[int, float, float, float]] = field(default_factory=list)
     kicks: list[tuple[int, float, float, float, float, float]] = field(default_factory=list)
-
-
-def _rz(angle: float) -> NDArray[np.float64]:
-    c, s = math.cos(angle), math.sin(angle)
-    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
 
 class World:
@@ -190,29 +183,12 @@ class World:
         self._size = die.size_mm
         self._g = board.gravity_mm_s2
         self._mass = die.mass_g
-        self._trip_speed = imp.trip_speed(self._size, self._g)
         # height bands: one collision category per distinct obstacle height
-        heights = {die.size_mm, board.pin.height_mm, board.siege_engine.launch_height_mm}
-        for c in board.castles:
-            heights.update(w.height_mm for w in c.walls)
-            heights.update(w.height_mm for w in c.side_walls)
-            heights.add(c.three_player_wall.height_mm)
-        self._levels: list[tuple[float, int]] = []
-        bit = _DIE_BIT << 1
-        for h in sorted(heights):
-            self._levels.append((h, _DIE_BIT if h == die.size_mm else bit))
-            if h != die.size_mm:
-                bit <<= 1
-        self._all_mask = 0
-        for _, b in self._levels:
-            self._all_mask |= b
-        # for a lowest point z: levels with height > z are those from
-        # searchsorted(heights, z, "right") on; their masks OR-ed (suffix sums)
-        self._level_heights = np.array([h for h, _ in self._levels])
-        suffix = [0] * (len(self._levels) + 1)
-        for i in range(len(self._levels) - 1, -1, -1):
-            suffix[i] = suffix[i + 1] | self._levels[i][1]
-        self._suffix_masks = np.array(suffix, dtype=np.int64)
+        self._bands = HeightBands.of_board(board)
+        self._support = Support(self.space, self._bands, board)
+        # the collision models (pooltool's resolver shape: one per kind)
+        self._landing: LandingModel = RigidLanding(die, self._g)
+        self._blows: SideBlowModel = EdgeCatchBlows(die, tumble.trip_speed(self._size, self._g))
         self._sqrt_e_die = math.sqrt(die.die_restitution)
         self._sqrt_mu_die = math.sqrt(die.die_friction)
         self._build_static()
@@ -224,10 +200,10 @@ class World:
     # ------------------------------------------------------------------ build
 
     def _bit_for(self, height: float) -> int:
-        for h, b in self._levels:
-            if h == height:
-                return b
-        raise WorldError(f"no collision band for height {height} mm")
+        bit = self._bands.bit_for(height)
+        if bit is None:
+            raise WorldError(f"no collision band for height {height} mm")
+        return bit
 
     def _add_box(self, wall: Wall, ctype: int) -> pymunk.Poly:
         r = wall.rect
@@ -397,7 +373,7 @@ class World:
         w = width / 2.0
         box = pymunk.Poly(probe, [(-w, -w), (w, -w), (w, w), (-w, w)])
         box.filter = pymunk.ShapeFilter(
-            categories=self._all_mask, mask=pymunk.ShapeFilter.ALL_MASKS()
+            categories=self._bands.all_mask, mask=pymunk.ShapeFilter.ALL_MASKS()
         )
 
         def free(px: float, py: float) -> bool:
@@ -463,7 +439,7 @@ class World:
         h = self._size / 2.0 - 0.1
         box = pymunk.Poly(probe, [(-h, -h), (h, -h), (h, h), (-h, h)])
         box.filter = pymunk.ShapeFilter(
-            categories=self._all_mask, mask=pymunk.ShapeFilter.ALL_MASKS()
+            categories=self._bands.all_mask, mask=pymunk.ShapeFilter.ALL_MASKS()
         )
         box.cache_bb()
         for hit in self.space.shape_query(box):
@@ -496,7 +472,7 @@ class World:
         shape.elasticity = self._sqrt_e_die
         shape.friction = self._sqrt_mu_die
         shape.collision_type = _DIE_TYPE
-        shape.filter = pymunk.ShapeFilter(categories=_DIE_BIT, mask=self._all_mask)
+        shape.filter = pymunk.ShapeFilter(categories=DIE_BIT, mask=self._bands.all_mask)
         pivot = pymunk.PivotJoint(self.space.static_body, body, (0.0, 0.0), (0.0, 0.0))
         pivot.max_bias = 0.0
         gear = pymunk.GearJoint(self.space.static_body, body, 0.0, 1.0)
@@ -576,8 +552,7 @@ class World:
         f = d.flight
         if f is None:
             return d.floor + self._size / 2.0
-        t = self.time - f.t0
-        return f.z0 + f.vz0 * t - 0.5 * self._g * t * t
+        return f.height(self.time - f.t0)
 
     def orientation(self, die: int) -> NDArray[np.float64]:
         """World orientation (3x3) of die ``die`` now (for drawing)."""
@@ -599,8 +574,8 @@ class World:
     def _world_orientation(self, d: _Die) -> NDArray[np.float64]:
         f = d.flight
         if f is not None:
-            return imp.orientation_at(f.r0, f.omega, self.time - f.t0)
-        return np.asarray(_rz(float(d.body.angle)) @ d.r_rel)
+            return f.orientation(self.time - f.t0)
+        return np.asarray(rotation_z(float(d.body.angle)) @ d.r_rel)
 
     # -------------------------------------------------------- state changes
 
@@ -611,21 +586,13 @@ class World:
         force = spec.table_friction * spec.mass_g * self._g
         d.pivot.max_force = force
         d.gear.max_force = force * _PATCH_ARM * spec.size_mm
-        mask = self._mask_above(floor) if floor > 0.0 else self._all_mask
+        mask = self._bands.mask_above(floor) if floor > 0.0 else self._bands.all_mask
         self._set_mask(d, mask)
-
-    def _mask_above(self, low: float) -> int:
-        """Categories of everything taller than ``low`` mm."""
-        m = 0
-        for h, b in self._levels:
-            if h > low + 1e-9:
-                m |= b
-        return m
 
     def _set_mask(self, d: _Die, mask: int) -> None:
         if mask != d.mask:
             d.mask = mask
-            d.shape.filter = pymunk.ShapeFilter(categories=_DIE_BIT, mask=mask)
+            d.shape.filter = pymunk.ShapeFilter(categories=DIE_BIT, mask=mask)
 
     def _start_flight(
         self,
@@ -643,27 +610,19 @@ class World:
         d.pivot.max_force = 0.0
         d.gear.max_force = 0.0
         d.body.angular_velocity = float(omega[2])
-        fl = imp.solve_flight(z0, vz0, r0, omega, floor, self._size, self._g, TIMESTEP)
-        hit_step = self.steps + max(1, math.ceil(fl.t_hit / TIMESTEP - 1e-9))
-        masks, changes = self._flight_masks(fl.low_at_steps)
-        if floor > 0.0:  # whatever it stands on cannot be hit from above
-            keep = np.int64(self._mask_above(floor))
-            masks = masks & keep
-            changes = np.flatnonzero(masks[1:] != masks[:-1]) + 1
-        d.flight = _Flight(
-            t0=self.time,
-            step0=self.steps,
-            z0=z0,
-            vz0=vz0,
-            r0=r0,
-            omega=omega,
-            floor=floor,
-            hit_step=hit_step,
-            t_hit=self.time + fl.t_hit,
-            low=fl.low_at_steps,
-            masks=masks,
-            changes=changes,
-            bounces=bounces,
+        d.flight = plan_flight(
+            self._bands,
+            self.time,
+            self.steps,
+            z0,
+            vz0,
+            r0,
+            omega,
+            floor,
+            bounces,
+            self._size,
+            self._g,
+            TIMESTEP,
         )
         self._wake(d)
         self._moved.add(d.id)
@@ -672,65 +631,26 @@ class World:
 
     def _update_air_mask(self, d: _Die) -> None:
         """Set the die's collision mask from the height of its lowest point
-        and schedule the next change (or the landing)."""
+        and schedule the next change (or the landing); land it on top of
+        what it came down onto (:meth:`Support.under`)."""
         f = d.flight
         assert f is not None
-        k = self.steps - f.step0  # steps done in this flight
-        masks = f.masks
-        if masks.size == 0:
+        idx = f.mask_index(self.steps)
+        if idx is None:
             d.next_mask_step = f.hit_step
             self._next_check = min(self._next_check, f.hit_step)
             return
-        idx = min(max(k - 1, 0), masks.size - 1)
-        mask = int(masks[idx])
+        mask = int(f.masks[idx])
         landed_on = None
         if mask != d.mask:
-            landed_on = self._support_under(d, float(f.low[idx]), mask)
+            vz = f.vz(self.time - f.t0)
+            landed_on = self._support.under(d.shape, d.body.position, d.mask, mask, vz)
         self._set_mask(d, mask)
         if landed_on is not None:
             self._bounce(d, floor=landed_on)  # came down onto its top
             return
-        # next step at which the mask changes: masks[j] is in force after step j + 1
-        later = f.changes[f.changes > idx]
-        nxt = f.step0 + int(later[0]) + 1 if later.size else f.hit_step
-        d.next_mask_step = min(nxt, f.hit_step)
+        d.next_mask_step = f.next_mask_step(idx)
         self._next_check = min(self._next_check, d.next_mask_step)
-
-    def _flight_masks(
-        self, low: NDArray[np.float64]
-    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        """Collision mask at the end of each step of a flight, from the height
-        of the lowest point, and the indices where it changes."""
-        idx = np.searchsorted(self._level_heights, low, side="right")
-        masks = self._suffix_masks[idx]
-        changes = np.flatnonzero(masks[1:] != masks[:-1]) + 1
-        return masks, changes
-
-    def _support_under(self, d: _Die, low: float, new_mask: int) -> float | None:
-        """When a falling die's lowest point drops below an obstacle's top
-        while its centre is over that obstacle, it lands on top of it.
-        Returns that obstacle's height, or None."""
-        gained = new_mask & ~d.mask if d.mask != -1 else 0
-        if not gained:
-            return None
-        f = d.flight
-        if f is None or f.vz0 - self._g * (self.time - f.t0) > 0.0:
-            return None  # rising
-        pos = d.body.position
-        best: float | None = None
-        for h, bit in self._levels:
-            if not gained & bit:
-                continue
-            for hit in self.space.point_query(
-                pos,
-                0.0,
-                pymunk.ShapeFilter(mask=bit, categories=pymunk.ShapeFilter.ALL_CATEGORIES()),
-            ):
-                if hit.shape is d.shape:
-                    continue
-                if best is None or h > best:
-                    best = h
-        return best
 
     # ------------------------------------------------------------- stepping
 
@@ -789,11 +709,12 @@ class World:
         self._wake(da)
         x, y = body_a.position
         self._events.append(Event(EventKind.CONTACT, self.time, da.id, x, y, other, approach))
-        if da.flight is not None:
-            if approach > 0.0:
-                bottom, top = self._extent_of(b)
-                self._pending.kicks.append((da.id, -n.x, -n.y, approach, bottom, top))
-        elif approach >= self._trip_speed and da.floor == 0.0:
+        # what the blow sets off beyond pymunk's push: the blow model decides
+        response = self._blows.response(da.flight is not None, da.floor, approach)
+        if response is BlowResponse.KICK:
+            bottom, top = self._extent_of(b)
+            self._pending.kicks.append((da.id, -n.x, -n.y, approach, bottom, top))
+        elif response is BlowResponse.TRIP:
             self._pending.trips.append((da.id, -n.x, -n.y, approach))
         self._dirty = True
 
@@ -805,11 +726,8 @@ class World:
                 z = self.height(other.id)
                 return (z - self._size / 2.0, z + self._size / 2.0)
             return (other.floor, other.floor + self._size)
-        cat = shape.filter.categories
-        for h, bit in self._levels:
-            if bit == cat:
-                return (0.0, h)
-        return (0.0, self._size)
+        h = self._bands.height_of(shape.filter.categories)
+        return (0.0, self._size if h is None else h)
 
     def _on_separate(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
         a, b = arbiter.shapes
@@ -893,7 +811,7 @@ class World:
             return
         if d.flight is not None:
             return
-        if d.floor > 0.0 and not self._supported(d):
+        if d.floor > 0.0 and not self._support.holds(d.shape, d.body.position, d.floor):
             self._fall(d)
             return
         v = d.body.velocity
@@ -909,29 +827,12 @@ class World:
         else:
             self._moved.add(d.id)
 
-    def _supported(self, d: _Die) -> bool:
-        return self._supported_at(d, d.floor)
-
-    def _supported_at(self, d: _Die, floor: float) -> bool:
-        """Is the die's centre over something ``floor`` mm tall?"""
-        bit = 0
-        for h, b in self._levels:
-            if h == floor:
-                bit = b
-        for hit in self.space.point_query(
-            d.body.position,
-            0.0,
-            pymunk.ShapeFilter(mask=bit, categories=pymunk.ShapeFilter.ALL_CATEGORIES()),
-        ):
-            if hit.shape is not d.shape:
-                return True
-        return False
-
     def _fall(self, d: _Die) -> None:
+        """The die lost its support: it falls from rest onto the table."""
         r = self._world_orientation(d)
-        omega = np.zeros(3)
+        z0, vz0, omega = Support.fall(d.floor, self._size)
         d.cocked = False
-        self._start_flight(d, d.floor + self._size / 2.0, 0.0, r, omega)
+        self._start_flight(d, z0, vz0, r, omega)
 
     def _exit(self, d: _Die) -> None:
         x, y = d.body.position
@@ -950,43 +851,26 @@ class World:
         self.remove_die(d.id)
 
     def _bounce(self, d: _Die, floor: float) -> None:
-        """The die's lowest point has reached ``floor``: impact, then fly on or lie."""
+        """The die's lowest point has reached ``floor``: impact (the landing
+        model), then fly on or lie."""
         f = d.flight
         assert f is not None
         t = min(self.time, f.t_hit) - f.t0 if floor == f.floor else self.time - f.t0
-        r = imp.orientation_at(f.r0, f.omega, t)
-        vz = f.vz0 - self._g * t
-        if floor > 0.0 and not self._supported_at(d, floor):
+        r = f.orientation(t)
+        vz = f.vz(t)
+        if floor > 0.0 and not self._support.holds(d.shape, d.body.position, floor):
             # it has moved off what it landed on: fall on to the table
-            zc = f.z0 + f.vz0 * t - 0.5 * self._g * t * t
+            zc = f.height(t)
             omega3 = np.array([f.omega[0], f.omega[1], d.body.angular_velocity])
             self._start_flight(d, zc, vz, r, omega3, bounces=f.bounces, floor=0.0)
             return
         vx, vy = d.body.velocity
         omega = np.array([f.omega[0], f.omega[1], d.body.angular_velocity])
-        v_in = np.array([vx, vy, vz])
-        contact = imp.contact_point(r, self._size, v_in, omega)
-        spec = self.board.die
-        if contact is None:  # the corners at the floor are already moving up
-            contact = imp.contact_point(r, self._size)
-            assert contact is not None
-            v3, w3 = v_in, omega
-        else:
-            v3, w3 = imp.impact(
-                v_in,
-                omega,
-                contact,
-                self._mass,
-                self._size,
-                spec.table_restitution,
-                spec.table_friction,
-                spec.table_static_friction,
-            )
+        landing = self._landing.land(np.array([vx, vy, vz]), omega, r, f.bounces)
+        v3, w3 = landing.v, landing.omega
         d.body.velocity = (float(v3[0]), float(v3[1]))
         d.body.angular_velocity = float(w3[2])
         x, y = d.body.position
-        # normal speed of the contact point: -(vz + (omega x r)_z)
-        cz = vz + float(omega[0] * contact[1] - omega[1] * contact[0])
         self._events.append(
             Event(
                 EventKind.LANDING,
@@ -995,46 +879,28 @@ class World:
                 float(x),
                 float(y),
                 "table" if floor == 0.0 else "top",
-                max(-cz, 0.0),
+                landing.speed,
                 face_up(r),
             )
         )
-        zc = floor - float(contact[2])
-        tumble = math.hypot(float(w3[0]), float(w3[1]))
-        spent = float(v3[2]) < REST_BOUNCE_SPEED and not imp.tip_energy_ok(
-            tumble, self._size, self._g
-        )
-        if spent or f.bounces >= MAX_BOUNCES:
+        if landing.settles:
             self._lay_flat(d, r, w3, floor)
         else:
+            zc = floor - float(landing.contact[2])
             self._start_flight(d, zc, float(v3[2]), r, w3, bounces=f.bounces + 1, floor=floor)
 
     def _lay_flat(
         self, d: _Die, r: NDArray[np.float64], omega: NDArray[np.float64], floor: float
     ) -> None:
-        """End the bouncing: the die falls onto the face below, then rolls on
-        over as many edges as its remaining tumble can carry it."""
-        up = face_up(r)
-        # yaw of the flat die: the direction of a body axis lying in the table plane
-        rz = r[2]
-        vertical_axis = int(np.argmax(np.abs(rz)))
-        horiz_axis = (vertical_axis + 1) % 3
-        hx, hy = float(r[0, horiz_axis]), float(r[1, horiz_axis])
-        yaw = math.atan2(hy, hx)
-        # keep pymunk's angle continuous: the nearest angle congruent mod pi/2
-        theta = float(d.body.angle)
-        q = math.pi / 2.0
-        yaw = theta + math.remainder(yaw - theta, q)
-        # flat orientation in the new yaw frame: an exact cube rotation
-        rel = _rz(-yaw) @ r
-        rel = np.round(rel)  # nearest signed permutation
-        if abs(np.linalg.det(rel) - 1.0) > 1e-6 or face_up(rel) != up:
-            rel = snap_flat(_rz(-yaw) @ r)
+        """End the bouncing: the die falls onto the face below
+        (:func:`~warlords_sim.physics.tumble.lay_flat`), then rolls on over as
+        many edges as its remaining tumble can carry it."""
+        yaw, rel = tumble.lay_flat(r, float(d.body.angle))
         d.body.angle = yaw
-        d.r_rel = np.asarray(rel)
+        d.r_rel = rel
         d.flight = None
         self._set_grounded(d, floor)
-        d.cocked = floor > 0.0 and floor < self.board.castles[0].walls[0].height_mm - 1e-9
+        d.cocked = self._support.rests_cocked(floor)
         self.space.reindex_shapes_for_body(d.body)
         wh = float(math.hypot(omega[0], omega[1]))
         if wh > 0.0:
@@ -1045,64 +911,36 @@ class World:
     def _side_kick(
         self, d: _Die, nx: float, ny: float, speed: float, bottom: float, top: float
     ) -> None:
-        """An airborne die struck something beside it (pymunk has already
-        turned its horizontal motion). Add what the plane cannot show: the
-        blow lands above or below the die's centre (where the die and the
-        obstacle overlap in height), which tips it, and friction at the
-        contact opposes the contact point's vertical sliding. The blow is
-        taken as m (1 + e) v along (nx, ny), e the die's restitution."""
+        """An airborne die struck something beside it: apply the blow
+        model's kick (:meth:`SideBlowModel.kick`) and fly on."""
         f = d.flight
         assert f is not None
-        t = self.time - f.t0
-        zc = f.z0 + f.vz0 * t - 0.5 * self._g * t * t
-        lo, hi = max(zc - self._size / 2.0, bottom), min(zc + self._size / 2.0, top)
-        if hi <= lo:
-            return
-        spec = self.board.die
-        m = self._mass
-        inv_i = 6.0 / (m * self._size * self._size)
-        jn = m * (1.0 + spec.die_restitution) * speed
-        rx, ry, rz = -nx * self._size / 2.0, -ny * self._size / 2.0, (lo + hi) / 2.0 - zc
-        wx, wy = float(f.omega[0]), float(f.omega[1])
-        wz = float(d.body.angular_velocity)
-        # the blow's torque about the centre (its z part is pymunk's)
-        wx += inv_i * (-rz * jn * ny)
-        wy += inv_i * (rz * jn * nx)
-        # friction against the contact point's vertical sliding
-        vz = f.vz0 - self._g * t
-        uz = vz + wx * ry - wy * rx
-        kzz = 1.0 / m + inv_i * (rx * rx + ry * ry)
-        jf = max(-spec.die_friction * jn, min(spec.die_friction * jn, -uz / kzz))
-        vz += jf / m
-        wx += inv_i * ry * jf
-        wy -= inv_i * rx * jf
-        # the blow's horizontal part is pymunk's already: pay for the tumble
-        # it adds out of the horizontal motion, so no energy is created
-        vz0 = f.vz0 - self._g * t
-        w0x, w0y = float(f.omega[0]), float(f.omega[1])
         vx, vy = d.body.velocity
-        e_before = m * vz0 * vz0 + (w0x * w0x + w0y * w0y) / inv_i
-        e_after = m * vz * vz + (wx * wx + wy * wy) / inv_i
-        gain = 0.5 * (e_after - e_before)
-        if gain > 0.0:
-            v2 = vx * vx + vy * vy
-            room = 0.5 * m * v2
-            if gain <= room and v2 > 0.0:
-                scale = math.sqrt(1.0 - gain / room)
-                d.body.velocity = (vx * scale, vy * scale)
-            else:
-                return  # too little motion to pay for it: no tumble from this blow
-        r = imp.orientation_at(f.r0, f.omega, t)
-        self._start_flight(d, zc, vz, r, np.array([wx, wy, wz]), bounces=f.bounces, floor=f.floor)
+        kick = self._blows.kick(
+            f,
+            self.time - f.t0,
+            (vx, vy),
+            float(d.body.angular_velocity),
+            nx,
+            ny,
+            speed,
+            bottom,
+            top,
+        )
+        if kick is None:
+            return
+        if kick.velocity is not None:
+            d.body.velocity = kick.velocity
+        self._start_flight(d, kick.z, kick.vz, kick.r, kick.omega, bounces=f.bounces, floor=f.floor)
 
     def _trip(self, d: _Die, nx: float, ny: float, speed: float) -> None:
-        """A sliding die struck at ``speed`` mm/s (normal to the contact, at
-        least the trip speed) catches its bottom edge and pivots about it
-        with w = 3 v / (4 a) (angular momentum about the edge) towards
-        (nx, ny), the way the blow drives it; it rolls over as many edges as
-        that carries it (:func:`~warlords_sim.physics.impact.roll_count`),
-        stopping cocked against anything in the way."""
-        w = 3.0 * speed / (4.0 * self._size)
+        """A sliding die struck at ``speed`` mm/s (normal to the contact, and
+        the blow model chose to trip it) catches its bottom edge and pivots
+        about it towards (nx, ny), the way the blow drives it, at the blow
+        model's trip spin; it rolls over as many edges as that carries it
+        (:func:`~warlords_sim.physics.tumble.plan_roll`), stopping cocked
+        against anything in the way."""
+        w = self._blows.trip_spin(speed)
         x, y = d.body.position
         self._events.append(
             Event(
@@ -1119,35 +957,31 @@ class World:
 
     def _roll(self, d: _Die, dx: float, dy: float, omega: float) -> None:
         """Roll die ``d`` flat on the table in direction (dx, dy) starting at
-        ``omega`` rad/s about its bottom edge; stops early (cocked) against
-        an obstacle."""
-        n = imp.roll_count(omega, self._size, self._g)
-        if n == 0:
-            return
+        ``omega`` rad/s about its bottom edge
+        (:func:`~warlords_sim.physics.tumble.plan_roll`); stops early
+        (cocked) against an obstacle."""
         theta = float(d.body.angle)
-        # the body axis (in the table plane) closest to the roll direction
-        local = math.atan2(dy, dx) - theta
-        quarter = round(local / (math.pi / 2.0))
-        ang = theta + quarter * math.pi / 2.0
-        ux, uy = math.cos(ang), math.sin(ang)
         x0, y0 = d.body.position
-        done = 0
-        for k in range(1, n + 1):
-            tx, ty = x0 + ux * self._size * k, y0 + uy * self._size * k
-            if self._blocked(d, tx, ty):  # a wall, pin or die in the way
-                d.cocked = True
-                break
-            done = k
-            if not self.board.on_board(tx, ty):  # rolled off the open edge
-                break
-        if done == 0:
+        roll = tumble.plan_roll(
+            theta,
+            x0,
+            y0,
+            dx,
+            dy,
+            omega,
+            self._size,
+            self._g,
+            lambda x, y: self._blocked(d, x, y),
+            self.board.on_board,
+        )
+        if roll is None:
             return
-        # each quarter turn about the axis z x u
-        axis = (-uy, ux, 0.0)
-        r = self._world_orientation(d)
-        r = rotation_about(axis, done * math.pi / 2.0) @ r
-        d.r_rel = np.round(_rz(-theta) @ r)
-        d.body.position = (x0 + ux * self._size * done, y0 + uy * self._size * done)
+        if roll.cocked:
+            d.cocked = True
+        if roll.faces == 0:
+            return
+        d.r_rel = roll.turned(self._world_orientation(d), theta)
+        d.body.position = (roll.x, roll.y)
         self.space.reindex_shapes_for_body(d.body)
         self._wake(d)
         self._moved.add(d.id)
@@ -1255,20 +1089,12 @@ class World:
             )
         )
         if flick.launch is not LaunchKind.TABLE:
-            speed = flick.speed
-            tumble = imp.ledge_tumble(speed, self._size, self._g)
-            if speed > 0:
-                # tumble forward: omega = z x d
-                ox, oy = -vy / speed * tumble, vx / speed * tumble
-            else:
-                ox, oy = 0.0, 0.0
+            omega = tumble.ledge_spin(vx, vy, flick.speed, flick.spin, self._size, self._g)
             r0 = self._world_orientation(d)
             # it starts above everything lower than its launch height, so that
             # coming down over a taller obstacle lands it on top
-            self._set_mask(d, self._mask_above(flick.height_mm))
-            self._start_flight(
-                d, flick.height_mm + self._size / 2.0, 0.0, r0, np.array([ox, oy, flick.spin])
-            )
+            self._set_mask(d, self._bands.mask_above(flick.height_mm))
+            self._start_flight(d, flick.height_mm + self._size / 2.0, 0.0, r0, omega)
         self._next_check = self.steps + 1
         return initial
 

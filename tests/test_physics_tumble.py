@@ -1,0 +1,76 @@
+"""Unit tests of ``physics.tumble``: trips, rolls and the ledge tumble as
+pure arithmetic (no pymunk).
+
+Reference figures are those of design brief section 2: a sliding die tips
+over a caught edge from ~1.05 sqrt(g a) (0.42 m/s for a = 16 mm); pure
+rolling keeps 1/4 of the spin per face.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from warlords_sim.board import load_board
+from warlords_sim.physics import tumble
+
+_DIE = load_board("standard").die
+A = _DIE.size_mm  # die edge, 16 mm
+G = 9810.0  # mm/s^2
+
+
+# -------------------------------------------------------------- trip speed
+
+
+def test_trip_speed_of_a_16mm_die() -> None:
+    """trip_speed(16 mm, 9810 mm/s^2) is ~0.42 m/s, i.e. ~1.05 sqrt(g a)."""
+    v = tumble.trip_speed(A, G)
+    assert v == pytest.approx(420.0, rel=0.02)
+    assert v == pytest.approx(1.05 * math.sqrt(G * A), rel=0.01)
+
+
+def test_trip_speed_tips_exactly() -> None:
+    """At the trip speed the pivot rate w = 3 v / (4 a) has exactly the energy
+    to tip over the edge (tip_energy_ok switches there)."""
+    v = tumble.trip_speed(A, G)
+    w = 3.0 * v / (4.0 * A)
+    assert tumble.tip_energy_ok(w * 1.0001, A, G)
+    assert not tumble.tip_energy_ok(w * 0.9999, A, G)
+
+
+# --------------------------------------------------------------- roll count
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(0.0, 5000.0), st.floats(0.0, 5000.0))
+def test_roll_count_monotone_in_omega(w1: float, w2: float) -> None:
+    """More spin never rolls fewer faces, and the sign of omega does not matter."""
+    lo, hi = sorted((w1, w2))
+    assert tumble.roll_count(lo, A, G) <= tumble.roll_count(hi, A, G)
+    assert tumble.roll_count(-hi, A, G) == tumble.roll_count(hi, A, G)
+
+
+def test_roll_count_quarter_per_face() -> None:
+    """Each face keeps 1/4 of the spin: four times the spin rolls one face
+    more (below the limit); too little spin rolls none."""
+    w_tip = math.sqrt(3.0 * G * (math.sqrt(2.0) - 1.0) / (2.0 * A))  # just tips once
+    assert tumble.roll_count(w_tip * 0.999, A, G) == 0
+    assert tumble.roll_count(w_tip * 1.001, A, G) == 1
+    for n in range(1, 6):
+        assert tumble.roll_count(w_tip * 1.001 * 4.0**n, A, G) == n + 1
+    assert tumble.roll_count(1e12, A, G) == 8  # the limit
+
+
+# ------------------------------------------------------------- ledge tumble
+
+
+def test_ledge_tumble_capped() -> None:
+    """Sliding off a ledge slowly tumbles at most at the tipping rate sqrt(6 g / a);
+    faster, 3 g / (4 v)."""
+    cap = math.sqrt(6.0 * G / A)
+    assert tumble.ledge_tumble(0.0, A, G) == pytest.approx(cap)
+    assert tumble.ledge_tumble(1.0, A, G) == pytest.approx(cap)
+    assert tumble.ledge_tumble(1000.0, A, G) == pytest.approx(3.0 * G / 4000.0)

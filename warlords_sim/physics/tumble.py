@@ -1,0 +1,207 @@
+"""Tumble: a die turning over its edges on a surface, as motion over steps.
+
+Edge catches (trips) of a sliding die, rolls over one or more faces, the
+forward tumble of a die sliding off a ledge, and laying a die that has
+stopped bouncing flat on the face below it.
+
+Contract
+--------
+* Pure arithmetic (numpy), no pymunk and no state. The functions return
+  what the die does (:class:`Roll`, a flat yaw and orientation, a spin);
+  :class:`~warlords_sim.physics.world.World` applies it to the die's body.
+  What the die may roll into is asked through a ``blocked(x, y)`` callback.
+* Units mm, g, s, rad; board frame. Orientations are 3x3 rotation matrices
+  (:mod:`~warlords_sim.physics.orientation`).
+* The face changes only through these motions and the bounces of
+  :mod:`~warlords_sim.physics.impact`; never a random draw.
+
+The model (rigid cube of edge a, mass m; derived from the impulse-momentum
+balance about the pivoting edge, design brief section 2):
+
+* **Rolls** on the table: a die turning about a bottom edge with angular
+  speed w tips over if (1/2) I_edge w^2 >= m g a (sqrt 2 - 1) / 2, with
+  I_edge = 2 m a^2 / 3; each face impact keeps 1/4 of w (angular momentum
+  about the new edge, rigid cube). :func:`roll_count`.
+* **Trips**: a sliding die whose bottom edge is caught pivots about it with
+  w = 3 v / (4 a) (angular momentum about the edge, :func:`trip_spin`); it
+  tips over when v >= sqrt(16 g a (sqrt 2 - 1) / 6) ~ 1.05 sqrt(g a), 0.42
+  m/s for a 16 mm die (:func:`trip_speed`).
+* **Ledge tumble**: a die sliding off a crenelation or the siege engine
+  turns forward while its centre overhangs the edge (:func:`ledge_tumble`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from warlords_sim.physics.orientation import face_up, rotation_about, rotation_z, snap_flat
+
+__all__ = [
+    "Roll",
+    "lay_flat",
+    "ledge_spin",
+    "ledge_tumble",
+    "plan_roll",
+    "roll_count",
+    "tip_energy_ok",
+    "trip_speed",
+    "trip_spin",
+]
+
+Vec = NDArray[np.float64]
+
+
+def tip_energy_ok(omega: float, size: float, gravity: float) -> bool:
+    """True if a die turning at ``omega`` rad/s about a bottom edge, lying flat,
+    has the energy to tip over that edge: (1/3) a^2 w^2 >= g a (sqrt2 - 1) / 2."""
+    return omega * omega * size * size / 3.0 >= gravity * size * (math.sqrt(2.0) - 1.0) / 2.0
+
+
+def roll_count(omega: float, size: float, gravity: float, limit: int = 8) -> int:
+    """Faces a die rolls over on the table starting flat with ``omega`` rad/s
+    about a bottom edge; each face impact keeps 1/4 of the angular speed."""
+    n = 0
+    w = abs(omega)
+    while n < limit and tip_energy_ok(w, size, gravity):
+        n += 1
+        w *= 0.25
+    return n
+
+
+def trip_speed(size: float, gravity: float) -> float:
+    """Slowest sliding speed (mm/s) at which a die whose leading bottom edge
+    is caught tips over: ~1.05 sqrt(g a) (0.42 m/s for a = 16 mm)."""
+    return math.sqrt(16.0 * gravity * size * (math.sqrt(2.0) - 1.0) / 6.0)
+
+
+def ledge_tumble(speed: float, size: float, gravity: float) -> float:
+    """Forward tumble (rad/s) of a die sliding off a ledge at ``speed`` mm/s.
+
+    While the centre overhangs the edge (for a time a / (2 v)) the support at
+    the edge carries about m g, a torque m g v t about the centre; integrated:
+    w = 3 g / (4 v). Capped at sqrt(6 g / a), the rate of a die tipping off
+    from rest.
+    """
+    cap = math.sqrt(6.0 * gravity / size)
+    if speed <= 0.0:
+        return cap
+    return min(3.0 * gravity / (4.0 * speed), cap)
+
+
+def ledge_spin(vx: float, vy: float, speed: float, spin: float, size: float, gravity: float) -> Vec:
+    """Angular velocity (rad/s, world, 3) of a die launched off a ledge at
+    (vx, vy) mm/s (``speed`` its length) with yaw rate ``spin``: it tumbles
+    forward (omega = z x direction) at :func:`ledge_tumble`."""
+    tumble = ledge_tumble(speed, size, gravity)
+    if speed > 0:
+        # tumble forward: omega = z x d
+        ox, oy = -vy / speed * tumble, vx / speed * tumble
+    else:
+        ox, oy = 0.0, 0.0
+    return np.array([ox, oy, spin])
+
+
+def trip_spin(speed: float, size: float) -> float:
+    """Angular speed (rad/s) about the caught bottom edge of a die sliding at
+    ``speed`` mm/s when that edge is caught: w = 3 v / (4 a), angular
+    momentum m v a / 2 about the edge over I_edge = 2 m a^2 / 3."""
+    return 3.0 * speed / (4.0 * size)
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A roll over ``faces`` edges in the table direction (ux, uy).
+
+    Attributes:
+        faces: edges turned over (0: blocked at once, it did not move).
+        cocked: stopped against something in the way (it rests tilted on it).
+        ux, uy: unit roll direction along a body axis, board frame.
+        x, y: centre (mm) after the roll.
+    """
+
+    faces: int
+    cocked: bool
+    ux: float
+    uy: float
+    x: float
+    y: float
+
+    def turned(self, r: Vec, theta: float) -> Vec:
+        """The die's orientation relative to its yaw ``theta`` (rad, which a
+        roll keeps) after the roll, from world orientation ``r`` before it:
+        a quarter turn per face about z x u, snapped to the exact cube
+        rotation."""
+        axis = (-self.uy, self.ux, 0.0)
+        turned = rotation_about(axis, self.faces * math.pi / 2.0) @ r
+        return np.asarray(np.round(rotation_z(-theta) @ turned))
+
+
+def plan_roll(
+    theta: float,
+    x0: float,
+    y0: float,
+    dx: float,
+    dy: float,
+    omega: float,
+    size: float,
+    gravity: float,
+    blocked: Callable[[float, float], bool],
+    on_board: Callable[[float, float], bool],
+) -> Roll | None:
+    """Roll a flat die at (x0, y0) mm, yaw ``theta`` rad, in direction (dx, dy)
+    starting at ``omega`` rad/s about its bottom edge.
+
+    It rolls along the body axis closest to (dx, dy), over
+    :func:`roll_count` faces, stopping (cocked) before a place where
+    ``blocked(x, y)`` (a wall, pin or die there), and after the first place
+    off the board (``not on_board(x, y)``: it rolled off the open edge).
+
+    Returns:
+        The :class:`Roll`, or None if ``omega`` cannot tip it over once.
+    """
+    n = roll_count(omega, size, gravity)
+    if n == 0:
+        return None
+    # the body axis (in the table plane) closest to the roll direction
+    local = math.atan2(dy, dx) - theta
+    quarter = round(local / (math.pi / 2.0))
+    ang = theta + quarter * math.pi / 2.0
+    ux, uy = math.cos(ang), math.sin(ang)
+    done = 0
+    cocked = False
+    for k in range(1, n + 1):
+        tx, ty = x0 + ux * size * k, y0 + uy * size * k
+        if blocked(tx, ty):  # a wall, pin or die in the way
+            cocked = True
+            break
+        done = k
+        if not on_board(tx, ty):  # rolled off the open edge
+            break
+    return Roll(done, cocked, ux, uy, x0 + ux * size * done, y0 + uy * size * done)
+
+
+def lay_flat(r: Vec, theta: float) -> tuple[float, Vec]:
+    """A die that has stopped bouncing, at world orientation ``r``, falls
+    onto the face below: its yaw (rad, the nearest to ``theta`` congruent
+    mod pi/2, so that pymunk's angle stays continuous) and its orientation
+    in that yaw's frame, an exact cube rotation with the same face up."""
+    up = face_up(r)
+    # yaw of the flat die: the direction of a body axis lying in the table plane
+    rz = r[2]
+    vertical_axis = int(np.argmax(np.abs(rz)))
+    horiz_axis = (vertical_axis + 1) % 3
+    hx, hy = float(r[0, horiz_axis]), float(r[1, horiz_axis])
+    yaw = math.atan2(hy, hx)
+    q = math.pi / 2.0
+    yaw = theta + math.remainder(yaw - theta, q)
+    # flat orientation in the new yaw frame: an exact cube rotation
+    rel = rotation_z(-yaw) @ r
+    rel = np.round(rel)  # nearest signed permutation
+    if abs(np.linalg.det(rel) - 1.0) > 1e-6 or face_up(rel) != up:
+        rel = snap_flat(rotation_z(-yaw) @ r)
+    return yaw, np.asarray(rel)
