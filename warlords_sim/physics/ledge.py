@@ -9,9 +9,11 @@ the die slides forward over the ledge's edge E. Once the ledge's edge is
 less than ``mu a / 2`` ahead of the die's centre, the pressure under the die
 can no longer balance the friction torque, and from then on the only
 support is the edge itself: a point contact sliding along the die's bottom
-face, with a normal force N >= 0 and kinetic friction ``mu N``. The die
+face, with a normal force N >= 0 and kinetic friction ``mu N`` (a contact that
+stops sliding sticks and pivots while friction can hold it). The die
 pivots forward over the edge while it slides, and leaves it when N falls
-to zero or when its trailing bottom edge passes the ledge's edge. Solving
+to zero, when its trailing bottom edge passes the ledge's edge, or when it
+has turned a quarter turn and hangs off the edge. Solving
 the constraint (the edge stays on the bottom face) for N gives
 
     N = m (g cos(theta) - 2 w (v . f) + w^2 a / 2)
@@ -96,28 +98,42 @@ def slide_off_ledge(speed: float, size: float, gravity: float, friction: float) 
     inv_m = 1.0  # per unit mass: every force below is divided by m
     inv_i = 6.0 / (a * a)
     # state: centre (s, z) relative to the edge E = (0, 0); pitch th (nose down)
-    s = -friction * h  # the overhang begins when the edge is mu a/2 ahead
+    s = 0.0  # the centre is over the edge (the shared launch convention)
     z = h
     vs, vz = speed, 0.0
     th = w = 0.0
     t = 0.0
     dt = min(5e-5, a / (100.0 * speed))
+    slow = 1e-3 * speed  # below this the contact is taken as not sliding
     for _ in range(200_000):
         c, sn = math.cos(th), math.sin(th)
         # body axes in the (s, z) plane: forward f = (c, -sn), up u = (sn, c)
         lam = -(s * c - z * sn)  # (E - centre) . f
-        if lam < -h:
-            break  # the trailing bottom edge has passed the ledge's edge
-        # sliding of the die's material point at E along f
-        slide = vs * c - vz * sn - w * h  # (v + omega x r) . f, r = -h u + lam f
-        sign = 1.0 if slide >= 0.0 else -1.0
+        if lam < -h or th >= math.pi / 2.0:
+            break  # the trailing bottom edge has passed the edge, or the die hangs off it
         vf = vs * c - vz * sn  # v . f
-        num = gravity * c - 2.0 * w * vf + w * w * h
-        den = inv_m + lam * (lam - friction * sign * h) * inv_i
-        n = num / den
+        slide = vf - w * h  # the die's material point at E, along f
+        # right-hand sides of the normal (no penetration) and tangential
+        # (no sliding) conditions; unknowns N and T (force along f), per unit mass
+        b_n = gravity * c - 2.0 * w * vf + w * w * h
+        k_nn = inv_m + lam * lam * inv_i
+        k_nt = lam * h * inv_i
+        if abs(slide) > slow:
+            sign = 1.0 if slide > 0.0 else -1.0
+            n = b_n / (k_nn - friction * sign * k_nt)
+            tf = -friction * sign * n
+        else:  # not sliding: it sticks and pivots if friction can hold it
+            b_t = w * w * lam - gravity * sn
+            k_tt = inv_m + h * h * inv_i
+            det = k_nn * k_tt - k_nt * k_nt
+            n = (b_n * k_tt - k_nt * b_t) / det
+            tf = (k_nn * b_t - k_nt * b_n) / det
+            if abs(tf) > friction * n:
+                sign = -1.0 if tf > 0.0 else 1.0  # it would slide against tf
+                n = b_n / (k_nn - friction * sign * k_nt)
+                tf = -friction * sign * n
         if n <= 0.0:
             break  # lifts off the edge
-        tf = -friction * sign * n  # friction along f
         fs = n * sn + tf * c
         fz = n * c - tf * sn - gravity
         alpha = -(h * tf + lam * n) * inv_i  # clockwise (nose-down) positive
@@ -133,6 +149,12 @@ def slide_off_ledge(speed: float, size: float, gravity: float, friction: float) 
         gap = -(s * sn + z * c) + h  # (E - centre) . u + h
         s += gap * sn
         z += gap * c
+        # kinetic friction cannot reverse the sliding: it stops at zero
+        new_slide = vs * c - vz * sn - w * h
+        if slide * new_slide < 0.0 and abs(slide) > slow:
+            vs -= new_slide * c * 0.5
+            vz += new_slide * sn * 0.5
+            w += new_slide * 0.5 / h
     return LedgeExit(
         forward_mm=s,
         drop_mm=max(h - z, 0.0),

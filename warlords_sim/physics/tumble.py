@@ -26,8 +26,9 @@ balance about the pivoting edge, design brief section 2):
   w = 3 v / (4 a) (angular momentum about the edge, :func:`trip_spin`); it
   tips over when v >= sqrt(16 g a (sqrt 2 - 1) / 6) ~ 1.05 sqrt(g a), 0.42
   m/s for a 16 mm die (:func:`trip_speed`).
-* **Ledge tumble**: a die sliding off a crenelation or the siege engine
-  turns forward while its centre overhangs the edge (:func:`ledge_tumble`).
+* **Ledge launch**: a die sliding off a crenelation or the siege engine
+  pivots forward over the edge while it slides (:func:`ledge_launch`, the
+  motion solved in :mod:`~warlords_sim.physics.ledge`).
 """
 
 from __future__ import annotations
@@ -39,13 +40,15 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from warlords_sim.physics.ledge import LEDGE_GAP_MM, slide_off_ledge
 from warlords_sim.physics.orientation import face_up, rotation_about, rotation_z, snap_flat
 
 __all__ = [
     "Roll",
     "lay_flat",
-    "ledge_spin",
-    "ledge_tumble",
+    "LedgeLaunch",
+    "MIN_LEDGE_SPEED",
+    "ledge_launch",
     "plan_roll",
     "roll_count",
     "tip_energy_ok",
@@ -79,31 +82,70 @@ def trip_speed(size: float, gravity: float) -> float:
     return math.sqrt(16.0 * gravity * size * (math.sqrt(2.0) - 1.0) / 6.0)
 
 
-def ledge_tumble(speed: float, size: float, gravity: float) -> float:
-    """Forward tumble (rad/s) of a die sliding off a ledge at ``speed`` mm/s.
+@dataclass(frozen=True)
+class LedgeLaunch:
+    """How a die flicked from a ledge starts its flight.
 
-    While the centre overhangs the edge (for a time a / (2 v)) the support at
-    the edge carries about m g, a torque m g v t about the centre; integrated:
-    w = 3 g / (4 v). Capped at sqrt(6 g / a), the rate of a die tipping off
-    from rest.
+    Attributes:
+        dx, dy: where its centre is as it leaves the ledge, relative to the
+            flick's start point, mm (within a millimetre of it; see
+            :mod:`~warlords_sim.physics.ledge` for the convention).
+        drop: how far the centre has dropped below its height on the ledge, mm.
+        vx, vy: horizontal velocity, mm/s. vz: vertical speed, mm/s (<= 0).
+        r: world orientation (3x3), tilted forward over the ledge.
+        omega: angular velocity (rad/s, world, 3): the forward tumble about
+            the ledge's edge plus the flick's yaw rate.
     """
-    cap = math.sqrt(6.0 * gravity / size)
-    if speed <= 0.0:
-        return cap
-    return min(3.0 * gravity / (4.0 * speed), cap)
+
+    dx: float
+    dy: float
+    drop: float
+    vx: float
+    vy: float
+    vz: float
+    r: Vec
+    omega: Vec
 
 
-def ledge_spin(vx: float, vy: float, speed: float, spin: float, size: float, gravity: float) -> Vec:
-    """Angular velocity (rad/s, world, 3) of a die launched off a ledge at
-    (vx, vy) mm/s (``speed`` its length) with yaw rate ``spin``: it tumbles
-    forward (omega = z x direction) at :func:`ledge_tumble`."""
-    tumble = ledge_tumble(speed, size, gravity)
-    if speed > 0:
-        # tumble forward: omega = z x d
-        ox, oy = -vy / speed * tumble, vx / speed * tumble
-    else:
-        ox, oy = 0.0, 0.0
-    return np.array([ox, oy, spin])
+#: Slowest speed (mm/s) the overhang is solved at: a die nudged slower than
+#: this creeps off the ledge as if flicked at it.
+MIN_LEDGE_SPEED = 10.0
+
+
+def ledge_launch(
+    vx: float,
+    vy: float,
+    spin: float,
+    r: Vec,
+    size: float,
+    gravity: float,
+    friction: float,
+) -> LedgeLaunch:
+    """A die flicked at (vx, vy) mm/s with yaw rate ``spin`` (rad/s) and world
+    orientation ``r`` slides off a ledge whose edge runs across the flick
+    direction (:func:`~warlords_sim.physics.ledge.slide_off_ledge`, kinetic
+    ``friction`` between die and ledge). A flick of no speed at all is a die
+    let go where it is: it falls straight, untilted.
+    """
+    speed = math.hypot(vx, vy)
+    if speed == 0.0:
+        return LedgeLaunch(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, np.asarray(r), np.array([0.0, 0.0, spin]))
+    ux, uy = (vx / speed, vy / speed) if speed > 0.0 else (0.0, 1.0)
+    ex = slide_off_ledge(max(speed, MIN_LEDGE_SPEED), size, gravity, friction)
+    shift = ex.forward_mm - size / 2.0 - LEDGE_GAP_MM
+    # tumble forward: about z x u, the ledge's edge
+    axis = np.array([-uy, ux, 0.0])
+    r0 = rotation_about(axis, ex.tilt) @ r
+    return LedgeLaunch(
+        dx=ux * shift,
+        dy=uy * shift,
+        drop=ex.drop_mm,
+        vx=ux * ex.speed,
+        vy=uy * ex.speed,
+        vz=ex.vz,
+        r=np.asarray(r0),
+        omega=np.array([axis[0] * ex.tumble, axis[1] * ex.tumble, spin]),
+    )
 
 
 def trip_spin(speed: float, size: float) -> float:

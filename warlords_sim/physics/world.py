@@ -710,9 +710,9 @@ class World:
         x, y = body_a.position
         self._events.append(Event(EventKind.CONTACT, self.time, da.id, x, y, other, approach))
         # what the blow sets off beyond pymunk's push: the blow model decides
-        response = self._blows.response(da.flight is not None, da.floor, approach)
+        bottom, top = self._extent_of(b)
+        response = self._blows.response(da.flight is not None, da.floor, approach, top)
         if response is BlowResponse.KICK:
-            bottom, top = self._extent_of(b)
             self._pending.kicks.append((da.id, -n.x, -n.y, approach, bottom, top))
         elif response is BlowResponse.TRIP:
             self._pending.trips.append((da.id, -n.x, -n.y, approach))
@@ -1089,12 +1089,26 @@ class World:
             )
         )
         if flick.launch is not LaunchKind.TABLE:
-            omega = tumble.ledge_spin(vx, vy, flick.speed, flick.spin, self._size, self._g)
-            r0 = self._world_orientation(d)
+            # it slides off the ledge (a crenelation or the engine's top):
+            # the overhang is solved in closed motion, the flight starts as
+            # it leaves the edge
+            off = tumble.ledge_launch(
+                vx,
+                vy,
+                flick.spin,
+                self._world_orientation(d),
+                self._size,
+                self._g,
+                self.board.wall_material.friction,
+            )
+            d.body.position = (x + off.dx, y + off.dy)
+            d.body.velocity = (off.vx, off.vy)
+            self.space.reindex_shapes_for_body(d.body)
             # it starts above everything lower than its launch height, so that
             # coming down over a taller obstacle lands it on top
             self._set_mask(d, self._bands.mask_above(flick.height_mm))
-            self._start_flight(d, flick.height_mm + self._size / 2.0, 0.0, r0, omega)
+            z0 = flick.height_mm + self._size / 2.0 - off.drop
+            self._start_flight(d, z0, off.vz, off.r, off.omega)
         self._next_check = self.steps + 1
         return initial
 

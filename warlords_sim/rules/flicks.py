@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from warlords_sim.board import Crenelation
+from warlords_sim.physics.ledge import LEDGE_GAP_MM
 from warlords_sim.physics.types import Flick, FlickResult, LaunchKind
 from warlords_sim.rules.actions import BoardFlick, SiegeShot, SupplyFlick
 from warlords_sim.rules.errors import BadFlickError
@@ -39,7 +40,7 @@ def siege_start(
     ex, ey = state.physics.free_spot_near(pose.x, pose.y, width, exclude_die=die)
     speed = math.hypot(*velocity)
     ux, uy = velocity[0] / speed, velocity[1] / speed
-    reach = width / 2.0 + b.die.size_mm / 2.0 + 0.5
+    reach = width / 2.0 + b.die.size_mm / 2.0 + LEDGE_GAP_MM
     sx, sy = ex + ux * reach, ey + uy * reach
     if not b.on_board(sx, sy):
         raise BadFlickError(
