@@ -37,9 +37,7 @@ class Physics(Protocol):
 
     def add_pin(self, hole: int) -> None: ...
 
-    def add_die(
-        self, die: int, x: float, y: float, face: int = 1, angle: float = 0.0
-    ) -> None: ...
+    def add_die(self, die: int, x: float, y: float, face: int = 1, angle: float = 0.0) -> None: ...
 
     def remove_pin(self, hole: int) -> None: ...
 
@@ -76,13 +74,15 @@ def make_world(
         ValueError: an engine name not in :data:`ENGINES`.
         ImportError: ``"reference"`` without the ``reference`` extra
             (``pip install 'warlords-sim[reference]'``).
+        WorldError: a board the engine cannot simulate (a cuboid die on
+            ``"2.5d"``; a restitution out of the reference contact's reach).
     """
     if engine == "2.5d":
         from warlords_sim.physics.world import World
 
         return World(board, castle_seats, side_walls)
     if engine == "reference":
-        from warlords_sim.reference import ReferenceWorld  # type: ignore[attr-defined]
+        from warlords_sim.reference import ReferenceWorld
 
         world: Physics = ReferenceWorld(board, castle_seats, side_walls)
         return world
