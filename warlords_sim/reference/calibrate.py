@@ -51,6 +51,10 @@ __all__ = [
 TIME_CONSTANT = 0.002
 #: MuJoCo's default solimp dmax (impedance at depth), used in the contact's stiffness.
 DMAX = 0.95
+#: solimp of every contact: MuJoCo's default dmax, but the same impedance at
+#: every depth (dmin = dmax), so the contact's spring and damper do not
+#: change with penetration.
+SOLIMP = (DMAX, DMAX, 0.001, 0.5, 2.0)
 #: Approach speeds (mm/s) of the calibration drops.
 DROP_SPEEDS = tuple(float(v) for v in np.linspace(400.0, 1000.0, 8))
 #: Kinds of contact calibrated, with the board field their restitution comes from.
@@ -130,6 +134,8 @@ def _drop_model(
     die = body.add_geom(type=mujoco.mjtGeom.mjGEOM_MESH, meshname="die", mass=mass_g * _G)
     die.name = "die"
     die.friction = [0.3, 0.0, 0.0]
+    for g in (target, die):
+        g.solimp = list(SOLIMP)
     model = spec.compile()
     return model, int(model.geom("target").id)
 

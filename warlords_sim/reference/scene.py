@@ -40,7 +40,7 @@ import mujoco
 import numpy as np
 
 from warlords_sim.board import Board, Rect, Wall, notch_wall
-from warlords_sim.reference.calibrate import ContactDamping
+from warlords_sim.reference.calibrate import SOLIMP, ContactDamping
 from warlords_sim.reference.shapes import rounded_box_vertices
 
 __all__ = ["Built", "build_scene", "static_walls"]
@@ -206,6 +206,8 @@ def build_scene(
         g.friction = [die.die_friction, 0.0, 0.0]
         g.solref = [tc, damping.die]
         labels.append((f"die{i}", f"die:{i}"))
+    for g in spec.geoms:
+        g.solimp = list(SOLIMP)
     model = spec.compile()
     names = [""] * model.ngeom
     for name, label in labels:

@@ -112,6 +112,10 @@ KEEP_MM = 0.05
 KEEP_RAD = 1e-3
 #: Tilt (rad) above which a resting die counts as cocked (about 5 degrees).
 COCKED_TILT = math.radians(5.0)
+#: A die resting on the table tilted less than this (rad) and sunk less than
+#: FLAT_SINK_MM is laid exactly flat when it settles.
+FLAT_TILT = math.radians(0.5)
+FLAT_SINK_MM = 0.05
 #: Steps between checks for exits and rest.
 CHECK_EVERY = 10
 #: Cosine of the largest angle from vertical of a supporting contact's normal.
@@ -687,6 +691,23 @@ def _close(a: _DieState, b: _DieState) -> bool:
     return 2.0 * math.acos(min(1.0, dot)) < KEEP_RAD
 
 
+def _laid_flat(s: _DieState, sides: tuple[float, float, float], radius: float) -> _DieState:
+    """A die at rest on the table within :data:`FLAT_TILT` of flat (its
+    lowest point within :data:`FLAT_SINK_MM` of the surface) laid exactly
+    flat: the nearest cube rotation with the same face up and yaw, its
+    centre half its height above the table. MuJoCo's soft contact leaves a
+    resting die microradians askew and micrometres deep, and a die restarted
+    from such a pose rocks and creeps (about 20 um/s); laid flat it stays put."""
+    r = s.rotation
+    if s.on_die or tilt(r) > FLAT_TILT:
+        return s
+    if abs(s.z - lowest_offset(r, sides, radius)) > FLAT_SINK_MM:
+        return s  # resting on something above the table
+    yaw = yaw_of(r)
+    flat = _rz(yaw) @ snap_flat(_rz(-yaw) @ r)
+    return replace(s, z=half_height(flat, sides), quat=_mat_to_quat(flat))
+
+
 class _Run:
     """One flick's simulation: steps, events, exits, rest."""
 
@@ -917,9 +938,12 @@ class _Run:
         return True
 
     def _finish(self) -> None:
-        """Read back every die's settled state; REST events for those that moved."""
+        """Read back every die's settled state (a die lying flat on the table
+        is laid exactly flat: see :func:`_laid_flat`); REST events for those
+        that moved."""
         on = self._resting_on_die_or_engine()
         t = self.steps * self.model.opt.timestep
+        board = self.world.board
         for k, i in enumerate(self.built.dice):
             if self.gone[k]:
                 continue
@@ -927,12 +951,16 @@ class _Run:
             q = self.data.qpos
             quat = np.array(q[a + 3 : a + 7])
             quat /= np.linalg.norm(quat)
-            s = _DieState(
-                float(q[a]) / _MM,
-                float(q[a + 1]) / _MM,
-                float(q[a + 2]) / _MM,
-                (float(quat[0]), float(quat[1]), float(quat[2]), float(quat[3])),
-                k in on,
+            s = _laid_flat(
+                _DieState(
+                    float(q[a]) / _MM,
+                    float(q[a + 1]) / _MM,
+                    float(q[a + 2]) / _MM,
+                    (float(quat[0]), float(quat[1]), float(quat[2]), float(quat[3])),
+                    k in on,
+                ),
+                board.die.sides_mm,
+                board.die.edge_radius_mm,
             )
             self.settled[i] = s
             old = self.world._dice.get(i)
