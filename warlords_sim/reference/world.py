@@ -32,21 +32,16 @@ Contract
   direction; the die starts resting on the ledge (bottom at
   ``flick.height_mm``) with its centre straight above that edge, moving at
   the flick velocity, and tips off the edge by itself.
-* A flick ends when every die has moved slower than :data:`REST_SPEED` and
-  turned slower than :data:`REST_SPIN` for :data:`REST_TIME`, or raises
-  WorldError after ``max_time``. Events: LAUNCH; CONTACT when a die begins
-  touching a wall, pin, die or the siege engine from the side (not within
-  :data:`DEBOUNCE_S` of last touching it); LANDING when a die that touched
-  no support (the table, or the top of something below it: a contact normal
-  within 45 degrees of vertical) begins touching one with a normal approach
-  speed of at least :data:`LANDING_SPEED` (60 mm/s; slower touches are
-  settling, not landings: the fidelity suite compares landings per flick);
-  EXIT when a die's centre leaves the board square (it is taken out of the
-  simulation); REST for every die that moved, once all are at rest.
+* A flick (:class:`~warlords_sim.reference.run.FlickRun`) ends when every
+  die is at rest, or raises WorldError after ``max_time``; its events are
+  LAUNCH, CONTACT, LANDING (normal approach speed at least 60 mm/s), EXIT
+  (the centre leaves the board square) and REST, defined in that module.
+  A die settled flat on the table is laid exactly flat
+  (:func:`~warlords_sim.reference.state.laid_flat`); a die resting tilted
+  more than :data:`COCKED_TILT`, or on a die or the engine, is cocked.
 * Deterministic: same state and flick, same MuJoCo version and platform,
   bitwise the same result (MuJoCo steps single-threaded; nothing random).
-* Cost: a few hundred microseconds of CPU per millisecond simulated with a
-  handful of dice (see docs/physics.md for measured figures).
+* Cost: about 0.1-0.3 s of CPU per flick (docs/physics.md).
 """
 
 from __future__ import annotations
@@ -55,10 +50,9 @@ import copy
 import hashlib
 import math
 import struct
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
-import mujoco
 import numpy as np
 from numpy.typing import NDArray
 
@@ -68,7 +62,6 @@ from warlords_sim.physics.regions import classify
 from warlords_sim.physics.types import (
     DiePose,
     Event,
-    EventKind,
     Flick,
     FlickError,
     FlickResult,
@@ -83,82 +76,18 @@ from warlords_sim.reference.footprint import (
     rect_polygon,
     square,
 )
+from warlords_sim.reference.run import FlickRun, StepHook
 from warlords_sim.reference.scene import Built, build_scene, static_walls
 from warlords_sim.reference.shapes import half_height, lowest_offset, tilt, yaw_of
+from warlords_sim.reference.state import RestingDie, close, mat_to_quat, rz
 
-__all__ = [
-    "LANDING_SPEED",
-    "REST_SPEED",
-    "REST_SPIN",
-    "REST_TIME",
-    "TIMESTEP",
-    "ReferenceWorld",
-]
+__all__ = ["COCKED_TILT", "TIMESTEP", "ReferenceWorld"]
 
 #: Physics timestep, s (halved for a board whose restitution needs it).
 TIMESTEP = 2e-4
-#: A die slower than this (mm/s) and turning slower than REST_SPIN (rad/s)
-#: for REST_TIME (s) is at rest. A die left after a slide chatters on its
-#: soft contacts at about 0.1 rad/s and 0.3 mm/s, so the thresholds lie above that.
-REST_SPEED = 5.0
-REST_SPIN = 0.5
-REST_TIME = 0.05
-#: Least normal approach speed (mm/s) of a landing.
-LANDING_SPEED = 60.0
-#: A contact with the same thing within this time (s) is the same contact.
-DEBOUNCE_S = 0.01
-#: A die moved less than this (mm) and turned less than KEEP_RAD keeps its pose.
-KEEP_MM = 0.05
-KEEP_RAD = 1e-3
 #: Tilt (rad) above which a resting die counts as cocked (about 5 degrees).
 COCKED_TILT = math.radians(5.0)
-#: A die resting on the table tilted less than this (rad) and sunk less than
-#: FLAT_SINK_MM is laid exactly flat when it settles.
-FLAT_TILT = math.radians(0.5)
-FLAT_SINK_MM = 0.05
-#: Steps between checks for exits and rest.
-CHECK_EVERY = 10
-#: Cosine of the largest angle from vertical of a supporting contact's normal.
-_SUPPORT_COS = math.sqrt(0.5)
-_MM = 1e-3
 _MAX_HALVINGS = 3
-
-Quat = tuple[float, float, float, float]
-#: Called after every step of a flick with the MuJoCo model and data (SI units).
-StepHook = Callable[[mujoco.MjModel, mujoco.MjData], None]
-
-
-def _rz(angle: float) -> NDArray[np.float64]:
-    c, s = math.cos(angle), math.sin(angle)
-    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-
-
-def _mat_to_quat(r: NDArray[np.float64]) -> Quat:
-    q = np.zeros(4)
-    mujoco.mju_mat2Quat(q, np.ascontiguousarray(r, dtype=np.float64).ravel())
-    return (float(q[0]), float(q[1]), float(q[2]), float(q[3]))
-
-
-def _quat_to_mat(q: Sequence[float]) -> NDArray[np.float64]:
-    m = np.zeros(9)
-    mujoco.mju_quat2Mat(m, np.asarray(q, dtype=np.float64))
-    return m.reshape(3, 3)
-
-
-@dataclass(frozen=True)
-class _DieState:
-    """A die at rest: centre (mm), orientation quaternion (w, x, y, z) and
-    whether it rests on a die or the siege engine."""
-
-    x: float
-    y: float
-    z: float
-    quat: Quat
-    on_die: bool = False
-
-    @property
-    def rotation(self) -> NDArray[np.float64]:
-        return _quat_to_mat(self.quat)
 
 
 class ReferenceWorld:
@@ -194,7 +123,7 @@ class ReferenceWorld:
         self.contact = self._calibrate(board, timestep)
         self.time = 0.0
         self.steps = 0
-        self._dice: dict[int, _DieState] = {}
+        self._dice: dict[int, RestingDie] = {}
         self._pins: set[int] = set()
         self._engine_xy: tuple[float, float] | None = None
         self._built: tuple[tuple[object, ...], Built] | None = None
@@ -307,7 +236,7 @@ class ReferenceWorld:
 
     # --------------------------------------------------------- footprints
 
-    def _die_footprint(self, s: _DieState, shrink: float = 0.0) -> Polygon:
+    def _die_footprint(self, s: RestingDie, shrink: float = 0.0) -> Polygon:
         r = s.rotation
         vertical = int(np.argmax(np.abs(r[2])))
         h = (vertical + 1) % 3
@@ -383,8 +312,8 @@ class ReferenceWorld:
         """Ids of the dice in the world, sorted."""
         return tuple(sorted(self._dice))
 
-    def _flat_state(self, x: float, y: float, r: NDArray[np.float64]) -> _DieState:
-        return _DieState(x, y, half_height(r, self.board.die.sides_mm), _mat_to_quat(r))
+    def _flat_state(self, x: float, y: float, r: NDArray[np.float64]) -> RestingDie:
+        return RestingDie(x, y, half_height(r, self.board.die.sides_mm), mat_to_quat(r))
 
     def add_die(self, die: int, x: float, y: float, face: int = 1, angle: float = 0.0) -> None:
         """Put die ``die`` at rest at (x, y) mm with ``face`` up, turned ``angle`` rad.
@@ -400,7 +329,7 @@ class ReferenceWorld:
         self._check_point(x, y, "die position")
         if not math.isfinite(angle):
             raise WorldError(f"die angle must be a finite number of radians, got {angle}")
-        state = self._flat_state(x, y, _rz(angle) @ with_face_up(face))
+        state = self._flat_state(x, y, rz(angle) @ with_face_up(face))
         blocker = self._blocker(self._die_footprint(state, 0.1))
         if blocker is not None:
             raise WorldError(f"a die at ({x:g}, {y:g}) mm would overlap {blocker}")
@@ -432,8 +361,8 @@ class ReferenceWorld:
             raise WorldError(f"die angle must be a finite number of radians, got {angle}")
         r = s.rotation
         yaw = yaw_of(r)
-        rel = snap_flat(_rz(-yaw) @ r)
-        self._dice[die] = self._flat_state(x, y, _rz(yaw if angle is None else angle) @ rel)
+        rel = snap_flat(rz(-yaw) @ r)
+        self._dice[die] = self._flat_state(x, y, rz(yaw if angle is None else angle) @ rel)
         self._poses.clear()
 
     def pose(self, die: int) -> DiePose:
@@ -456,7 +385,7 @@ class ReferenceWorld:
             y=s.y,
             angle=yaw,
             face=face_up(r),
-            orientation=orientation_index(_rz(-yaw) @ r),
+            orientation=orientation_index(rz(-yaw) @ r),
             region=classify(self.board, s.x, s.y, yaw, self.castle_seats),
             cocked=tilt(r) > COCKED_TILT or s.on_die,
             elevation_mm=elevation,
@@ -488,7 +417,7 @@ class ReferenceWorld:
         """
         return self._get(die).z
 
-    def _get(self, die: int) -> _DieState:
+    def _get(self, die: int) -> RestingDie:
         s = self._dice.get(die)
         if s is None:
             raise WorldError(f"no die {die} in the world")
@@ -543,7 +472,7 @@ class ReferenceWorld:
         if flick.launch is not LaunchKind.TABLE and flick.start is None:
             raise FlickError(f"a {flick.launch.value} flick needs a start point")
 
-    def _launch_state(self, flick: Flick, face: int | None) -> _DieState:
+    def _launch_state(self, flick: Flick, face: int | None) -> RestingDie:
         """Where and how the flicked die starts."""
         old = self._dice.get(flick.die)
         if old is None:
@@ -551,12 +480,12 @@ class ReferenceWorld:
         else:
             r = old.rotation
             yaw = yaw_of(r)
-            rel = with_face_up(face) if face is not None else snap_flat(_rz(-yaw) @ r)
-            r = _rz(yaw) @ rel
+            rel = with_face_up(face) if face is not None else snap_flat(rz(-yaw) @ r)
+            r = rz(yaw) @ rel
         if flick.launch is LaunchKind.TABLE:
             if flick.start is None:
                 assert old is not None  # validate() checked it
-                return old if face is None else replace(old, quat=_mat_to_quat(r))
+                return old if face is None else replace(old, quat=mat_to_quat(r))
             return self._flat_state(flick.start[0], flick.start[1], r)
         assert flick.start is not None  # validate() checked it
         sx, sy = flick.start
@@ -565,7 +494,7 @@ class ReferenceWorld:
         back = self.board.die.size_mm / 2.0 + 1.0
         ex, ey = sx - ux * back, sy - uy * back
         z = flick.height_mm + half_height(r, self.board.die.sides_mm)
-        return _DieState(ex, ey, z, _mat_to_quat(r))
+        return RestingDie(ex, ey, z, mat_to_quat(r))
 
     def flick(
         self,
@@ -601,8 +530,18 @@ class ReferenceWorld:
         self._dice[flick.die] = start
         self._poses.clear()
         try:
-            run = _Run(self, flick, initial, max_time)
+            run = FlickRun(
+                self._model(),
+                self._dice,
+                flick,
+                initial,
+                self.board,
+                self.side_walls,
+                max_time,
+            )
             run.simulate(on_step)
+            if run.model_changed:
+                self._built = None
         except BaseException:
             self._dice = before
             raise
@@ -612,7 +551,7 @@ class ReferenceWorld:
             self._dice.pop(i, None)
         for i, s in run.settled.items():
             old = before.get(i)
-            if old is not None and i != flick.die and _close(old, s):
+            if old is not None and i != flick.die and close(old, s):
                 continue  # barely stirred: keep the exact pose
             self._dice[i] = s
         self._events = run.events
@@ -681,304 +620,3 @@ class ReferenceWorld:
             return copy.deepcopy(self, memo)
         finally:
             self._built = built
-
-
-def _close(a: _DieState, b: _DieState) -> bool:
-    """Has the die barely moved between ``a`` and ``b``?"""
-    if math.dist((a.x, a.y, a.z), (b.x, b.y, b.z)) > KEEP_MM:
-        return False
-    dot = abs(sum(p * q for p, q in zip(a.quat, b.quat, strict=True)))
-    return 2.0 * math.acos(min(1.0, dot)) < KEEP_RAD
-
-
-def _laid_flat(s: _DieState, sides: tuple[float, float, float], radius: float) -> _DieState:
-    """A die at rest on the table within :data:`FLAT_TILT` of flat (its
-    lowest point within :data:`FLAT_SINK_MM` of the surface) laid exactly
-    flat: the nearest cube rotation with the same face up and yaw, its
-    centre half its height above the table. MuJoCo's soft contact leaves a
-    resting die microradians askew and micrometres deep, and a die restarted
-    from such a pose rocks and creeps (about 20 um/s); laid flat it stays put."""
-    r = s.rotation
-    if s.on_die or tilt(r) > FLAT_TILT:
-        return s
-    if abs(s.z - lowest_offset(r, sides, radius)) > FLAT_SINK_MM:
-        return s  # resting on something above the table
-    yaw = yaw_of(r)
-    flat = _rz(yaw) @ snap_flat(_rz(-yaw) @ r)
-    return replace(s, z=half_height(flat, sides), quat=_mat_to_quat(flat))
-
-
-class _Run:
-    """One flick's simulation: steps, events, exits, rest."""
-
-    def __init__(self, world: ReferenceWorld, flick: Flick, initial: int, max_time: float) -> None:
-        self.world = world
-        self.flick = flick
-        self.max_time = max_time
-        self.built = world._model()
-        self.model = self.built.model
-        self.data = mujoco.MjData(self.model)
-        self.events: list[Event] = []
-        self.touched: set[int] = set()
-        self.exited: list[int] = []
-        self.settled: dict[int, _DieState] = {}
-        self.steps = 0
-        self.gone = np.zeros(len(self.built.dice), dtype=bool)
-        self._contact_seen: dict[int, int] = {}  # pair code -> last step seen
-        self._supported: set[int] = set()  # die indices touching a support
-        self._moved: set[int] = set()
-        self._restored = False
-        self._set_state(initial)
-
-    # ------------------------------------------------------------- set-up
-
-    def _set_state(self, initial: int) -> None:
-        w, d, b = self.world, self.data, self.built
-        for k, i in enumerate(b.dice):
-            s = w._dice[i]
-            a = b.qpos[k]
-            d.qpos[a : a + 3] = [s.x * _MM, s.y * _MM, s.z * _MM]
-            d.qpos[a + 3 : a + 7] = s.quat
-        fl = self.flick
-        k = b.dice.index(fl.die)
-        s = w._dice[fl.die]
-        v = b.qvel[k]
-        d.qvel[v : v + 3] = [fl.velocity[0] * _MM, fl.velocity[1] * _MM, 0.0]
-        # a free joint's angular velocity is in the body frame
-        d.qvel[v + 3 : v + 6] = s.rotation.T @ np.array([0.0, 0.0, fl.spin])
-        mujoco.mj_forward(self.model, d)
-        self._moved.add(k)
-        self.events.append(
-            Event(EventKind.LAUNCH, 0.0, fl.die, s.x, s.y, fl.launch.value, fl.speed, initial)
-        )
-        self._contacts(record=False)  # what it touches at the start is no news
-
-    # --------------------------------------------------------------- loop
-
-    def simulate(self, on_step: StepHook | None = None) -> None:
-        model, data = self.model, self.data
-        dt = model.opt.timestep
-        limit = int(round(self.max_time / dt))
-        quiet_needed = int(math.ceil(REST_TIME / dt))
-        quiet = 0
-        step = mujoco.mj_step
-        while True:
-            step(model, data)
-            self.steps += 1
-            if on_step is not None:
-                on_step(model, data)
-            if data.ncon:
-                self._contacts()
-            elif self._supported:
-                self._supported = set()
-            if self.steps % CHECK_EVERY == 0:
-                self._exits()
-                if self._calm():
-                    quiet += CHECK_EVERY
-                    if quiet >= quiet_needed:
-                        break
-                else:
-                    quiet = 0
-            if self.steps >= limit:
-                raise WorldError(f"dice still moving after {self.max_time} s")
-        self._finish()
-
-    # ----------------------------------------------------------- contacts
-
-    def _contacts(self, record: bool = True) -> None:
-        """Record CONTACT and LANDING events of this step's new contacts
-        (only note them with ``record=False``)."""
-        data, built = self.data, self.built
-        n = data.ncon
-        con = data.contact
-        geom = con.geom[:n]
-        nz = con.frame[:n, 2]
-        gd = built.geom_die
-        da, db = gd[geom[:, 0]], gd[geom[:, 1]]
-        ng = self.model.ngeom
-        supported: dict[int, int] = {}  # die index -> contact index of a support
-        new: list[tuple[int, int, int]] = []  # (die index, other geom, contact)
-        step = self.steps
-        window = max(1, int(round(DEBOUNCE_S / self.model.opt.timestep)))
-        for c in range(n):
-            for die_k, other, sign in ((da[c], geom[c, 1], -1.0), (db[c], geom[c, 0], 1.0)):
-                if die_k < 0 or self.gone[die_k]:
-                    continue
-                # the contact normal points from geom 0 to geom 1; sign turns it
-                # to point from the other thing to this die
-                up = sign * float(nz[c])
-                other = int(other)
-                is_table = built.labels[other] == "table"
-                if is_table or up > _SUPPORT_COS:
-                    supported.setdefault(int(die_k), c)
-                    continue
-                code = int(die_k) * ng + other
-                last = self._contact_seen.get(code)
-                self._contact_seen[code] = step
-                if last is None or step - last > window:
-                    new.append((int(die_k), other, c))
-        if record:
-            for die_k, other, c in new:
-                self._side_contact(die_k, other, c)
-            for die_k, c in supported.items():
-                if die_k not in self._supported:
-                    self._landing(die_k, c, geom[c])
-        self._supported = set(supported)
-
-    def _point_velocity(self, body: int, point: NDArray[np.float64]) -> NDArray[np.float64]:
-        """World velocity (m/s) of ``point`` (m) moving with ``body``."""
-        if body == 0:
-            return np.zeros(3)
-        v = np.zeros(6)
-        mujoco.mj_objectVelocity(self.model, self.data, mujoco.mjtObj.mjOBJ_BODY, body, v, 0)
-        arm = point - self.data.xpos[body]
-        return np.asarray(v[3:] + np.cross(v[:3], arm), dtype=np.float64)
-
-    def _approach(self, c: int) -> float:
-        """Normal approach speed (mm/s) of the two geoms of contact ``c``."""
-        con = self.data.contact
-        g0, g1 = int(con.geom[c, 0]), int(con.geom[c, 1])
-        p = np.array(con.pos[c])
-        n = np.array(con.frame[c, :3])
-        b0, b1 = int(self.model.geom_bodyid[g0]), int(self.model.geom_bodyid[g1])
-        rel = self._point_velocity(b1, p) - self._point_velocity(b0, p)
-        # geom 1 approaches geom 0 when its velocity along n (0 -> 1) is negative
-        return float(-np.dot(rel, n)) / _MM
-
-    def _die_xy(self, k: int) -> tuple[float, float]:
-        a = self.built.qpos[k]
-        return float(self.data.qpos[a]) / _MM, float(self.data.qpos[a + 1]) / _MM
-
-    def _side_contact(self, k: int, other: int, c: int) -> None:
-        speed = self._approach(c)
-        label = self.built.labels[other]
-        if label.startswith("die:") and speed > 0.0:
-            self.touched.add(self.built.dice[k])
-            self.touched.add(int(label[4:]))
-        x, y = self._die_xy(k)
-        i = self.built.dice[k]
-        self._moved.add(k)
-        self.events.append(
-            Event(EventKind.CONTACT, self.steps * self.model.opt.timestep, i, x, y, label, speed)
-        )
-
-    def _landing(self, k: int, c: int, geom: NDArray[np.int64]) -> None:
-        speed = self._approach(c)
-        if speed < LANDING_SPEED:
-            return
-        other = int(geom[0]) if int(geom[1]) == self.built.geoms[k] else int(geom[1])
-        label = self.built.labels[other]
-        x, y = self._die_xy(k)
-        i = self.built.dice[k]
-        self._moved.add(k)
-        self.events.append(
-            Event(
-                EventKind.LANDING,
-                self.steps * self.model.opt.timestep,
-                i,
-                x,
-                y,
-                "table" if label == "table" else "top",
-                speed,
-                face_up(self._rotation(k)),
-            )
-        )
-
-    def _rotation(self, k: int) -> NDArray[np.float64]:
-        a = self.built.qpos[k]
-        return _quat_to_mat(self.data.qpos[a + 3 : a + 7])
-
-    # -------------------------------------------------------- exits, rest
-
-    def _exits(self) -> None:
-        half = self.world.board.half_size_mm * _MM
-        qpos = self.data.qpos
-        for k, a in enumerate(self.built.qpos):
-            if self.gone[k]:
-                continue
-            if abs(qpos[a]) > half or abs(qpos[a + 1]) > half:
-                self._exit(k)
-
-    def _exit(self, k: int) -> None:
-        i = self.built.dice[k]
-        x, y = self._die_xy(k)
-        self.events.append(
-            Event(
-                EventKind.EXIT,
-                self.steps * self.model.opt.timestep,
-                i,
-                x,
-                y,
-                face=face_up(self._rotation(k)),
-                over_wall=self.world.side_walls,
-            )
-        )
-        self.exited.append(i)
-        self.gone[k] = True
-        g = self.built.geoms[k]
-        # out of the simulation: it touches nothing and floats where it is
-        self.model.geom_contype[g] = 0
-        self.model.geom_conaffinity[g] = 0
-        body = int(self.model.geom_bodyid[g])
-        self.model.body_gravcomp[body] = 1.0
-        v = self.built.qvel[k]
-        self.data.qvel[v : v + 6] = 0.0
-        self.world._built = None  # the model was changed: build afresh next time
-
-    def _calm(self) -> bool:
-        qvel = self.data.qvel
-        for k, v in enumerate(self.built.qvel):
-            if self.gone[k]:
-                continue
-            lin = math.sqrt(float(qvel[v] ** 2 + qvel[v + 1] ** 2 + qvel[v + 2] ** 2)) / _MM
-            ang = math.sqrt(float(qvel[v + 3] ** 2 + qvel[v + 4] ** 2 + qvel[v + 5] ** 2))
-            if lin >= REST_SPEED or ang >= REST_SPIN:
-                self._moved.add(k)
-                return False
-        return True
-
-    def _finish(self) -> None:
-        """Read back every die's settled state (a die lying flat on the table
-        is laid exactly flat: see :func:`_laid_flat`); REST events for those
-        that moved."""
-        on = self._resting_on_die_or_engine()
-        t = self.steps * self.model.opt.timestep
-        board = self.world.board
-        for k, i in enumerate(self.built.dice):
-            if self.gone[k]:
-                continue
-            a = self.built.qpos[k]
-            q = self.data.qpos
-            quat = np.array(q[a + 3 : a + 7])
-            quat /= np.linalg.norm(quat)
-            s = _laid_flat(
-                _DieState(
-                    float(q[a]) / _MM,
-                    float(q[a + 1]) / _MM,
-                    float(q[a + 2]) / _MM,
-                    (float(quat[0]), float(quat[1]), float(quat[2]), float(quat[3])),
-                    k in on,
-                ),
-                board.die.sides_mm,
-                board.die.edge_radius_mm,
-            )
-            self.settled[i] = s
-            old = self.world._dice.get(i)
-            if k in self._moved or old is None or not _close(old, s):
-                self.events.append(Event(EventKind.REST, t, i, s.x, s.y, face=face_up(s.rotation)))
-
-    def _resting_on_die_or_engine(self) -> set[int]:
-        """Die indices with a supporting contact on a die or the siege engine."""
-        out: set[int] = set()
-        data, built = self.data, self.built
-        for c in range(data.ncon):
-            g0, g1 = (int(g) for g in data.contact.geom[c])
-            nz = float(data.contact.frame[c, 2])
-            for die_g, other, up in ((g0, g1, -nz), (g1, g0, nz)):
-                k = int(built.geom_die[die_g])
-                if k < 0 or up <= _SUPPORT_COS:
-                    continue
-                label = built.labels[other]
-                if label.startswith("die:") or label == "siege_engine":
-                    out.add(k)
-        return out
