@@ -278,3 +278,19 @@ def test_cli_flick_on_the_reference_gives_the_same_fields() -> None:
     a, b = json.loads(ref.output), json.loads(base.output)
     assert a.keys() == b.keys()
     assert a["face"] == 1 and a["x_mm"] == pytest.approx(b["x_mm"], abs=2.0)
+
+
+@pytest.mark.parametrize(("ratio", "measured"), [(0.47, 0.916), (0.97, 0.385), (2.65, 0.006)])
+def test_cuboid_tosses_land_square_face_up_as_measured(ratio: float, measured: float) -> None:
+    """A small run of benchmarks/cuboids.py: steel cuboids y x y x x tossed
+    from 300 mm land on a square face about as often as the published tosses
+    (Mathematical Gazette 97, note 97.16, table 1): within 0.05 plus three
+    binomial standard errors of 60 tosses."""
+    from warlords_sim.reference.toss import TossSetup, square_face_share, toss
+
+    y, x = 16.0, 16.0 * ratio
+    setup = TossSetup((y, y, x), 0.5, 7.85e-3 * y * y * x, 0.5, 0.3)
+    rng = np.random.default_rng([7, round(ratio * 100)])
+    n = 60
+    p = square_face_share([toss(setup, rng) for _ in range(n)])
+    assert abs(p - measured) <= 0.05 + 3.0 * math.sqrt(measured * (1 - measured) / n)
