@@ -44,6 +44,7 @@ __all__ = [
     "SiegeEngineSpec",
     "Wall",
     "load_board",
+    "notch_wall",
     "resolve_board_path",
     "rotate_to_seat",
 ]
@@ -244,7 +245,14 @@ class Material:
 
 @dataclass(frozen=True)
 class DieSpec:
-    """The d6: edge length (mm), mass (g) and its contact coefficients."""
+    """The d6: edge length (mm), mass (g) and its contact coefficients.
+
+    ``edge_radius_mm`` is the radius (mm) of its rounded edges and corners
+    (the 3D reference engine models them; the 2.5D world ignores them).
+    ``sides_mm`` are its side lengths along its body axes x, y, z (the axes
+    of faces 2, 3 and 1), mm: ``(size, size, size)`` for a cube; a cuboid
+    die is for the reference engine only (the 2.5D world refuses it).
+    """
 
     size_mm: float
     mass_g: float
@@ -253,6 +261,13 @@ class DieSpec:
     table_restitution: float
     die_friction: float
     die_restitution: float
+    edge_radius_mm: float = 1.6
+    sides_mm: tuple[float, float, float] = (16.0, 16.0, 16.0)
+
+    @property
+    def cubic(self) -> bool:
+        """True if every side is ``size_mm`` long (a cube)."""
+        return all(s == self.size_mm for s in self.sides_mm)
 
 
 @dataclass(frozen=True)
@@ -318,6 +333,7 @@ class Board:
     siege_engine: SiegeEngineSpec
     high_crenelation_mm: float
     low_crenelation_mm: float
+    crenelation_width_mm: float = 20.0
 
     @property
     def half_size_mm(self) -> float:
@@ -363,6 +379,8 @@ class _DieSection(msgspec.Struct, forbid_unknown_fields=True):
     table_restitution: float
     die_friction: float
     die_restitution: float
+    edge_radius_mm: float | None = None
+    sides_mm: tuple[float, float, float] | None = None
 
 
 class _PinSection(msgspec.Struct, forbid_unknown_fields=True):
@@ -403,6 +421,7 @@ class _CastleSection(msgspec.Struct, forbid_unknown_fields=True):
     front_areas: list[_FrontAreaSection]
     three_player_wall: _ThreePlayerWallSection
     side_walls: list[_WallSection] = []
+    crenelation_width_mm: float = 20.0
 
 
 class _RingSection(msgspec.Struct, forbid_unknown_fields=True):
@@ -598,6 +617,39 @@ def _check_layout(
                 raise _err(path, name, f"a hole clear of the castle walls, got {[x, y]}")
 
 
+def notch_wall(castle: Castle, spot: LaunchSpot, die_size: float) -> Wall | None:
+    """The wall whose front edge is the ledge of launch ``spot``: the wall
+    holding the point ``die_size / 2 + 1`` mm behind the spot (against its
+    outward direction), where the die's centre leaves the ledge. None if no
+    wall stands there."""
+    ox, oy = spot.outward
+    back = die_size / 2.0 + 1.0 + 1e-6
+    px, py = spot.x - ox * back, spot.y - oy * back
+    for w in castle.walls:
+        if w.rect.contains(px, py):
+            return w
+    return None
+
+
+def _check_notches(path: Path, castle: Castle, width: float, die_size: float) -> None:
+    """Each low crenelation's notch (``width`` mm, centred on the launch
+    spot) fits inside the front wall behind it."""
+    for i, area in enumerate(castle.front_areas):
+        spot = area.low
+        wall = notch_wall(castle, spot, die_size)
+        if wall is None:
+            continue
+        r = wall.rect
+        lo, hi, c = (r.x0, r.x1, spot.x) if spot.outward[0] == 0.0 else (r.y0, r.y1, spot.y)
+        if not (lo <= c - width / 2.0 and c + width / 2.0 <= hi):
+            raise _err(
+                path,
+                "castle.crenelation_width_mm",
+                f"a notch that fits in the front wall behind front_areas[{i}].low "
+                f"(wall {lo:g}..{hi:g} mm, notch {c - width / 2.0:g}..{c + width / 2.0:g} mm)",
+            )
+
+
 def load_board(name_or_path: str | Path = "standard") -> Board:
     """Load and validate a board file.
 
@@ -627,8 +679,20 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
     size = _positive(path, "board.size_mm", f.board.size_mm)
     g = _positive(path, "board.gravity_mm_s2", f.board.gravity_mm_s2)
     d = f.die
+    die_size = _positive(path, "die.size_mm", d.size_mm)
+    sx, sy, sz = d.sides_mm if d.sides_mm is not None else (die_size, die_size, die_size)
+    sides = (
+        _positive(path, "die.sides_mm[0]", sx),
+        _positive(path, "die.sides_mm[1]", sy),
+        _positive(path, "die.sides_mm[2]", sz),
+    )
+    radius = d.edge_radius_mm if d.edge_radius_mm is not None else die_size / 10.0
+    if not (math.isfinite(radius) and 0.0 < radius <= min(sides) / 2.0):
+        raise _err(
+            path, "die.edge_radius_mm", f"a radius in (0, {min(sides) / 2.0:g}] mm, got {radius}"
+        )
     die = DieSpec(
-        size_mm=_positive(path, "die.size_mm", d.size_mm),
+        size_mm=die_size,
         mass_g=_positive(path, "die.mass_g", d.mass_g),
         table_friction=_fraction(path, "die.table_friction", d.table_friction, 2.0),
         table_static_friction=_fraction(
@@ -637,6 +701,8 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
         table_restitution=_fraction(path, "die.table_restitution", d.table_restitution),
         die_friction=_fraction(path, "die.die_friction", d.die_friction, 2.0),
         die_restitution=_fraction(path, "die.die_restitution", d.die_restitution),
+        edge_radius_mm=radius,
+        sides_mm=sides,
     )
     pin = PinSpec(
         radius_mm=_positive(path, "pin.radius_mm", f.pin.radius_mm),
@@ -655,7 +721,9 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
     low = _positive(path, "castle.low_crenelation_mm", cs.low_crenelation_mm)
     if low >= high:
         raise _err(path, "castle.low_crenelation_mm", f"less than high_crenelation_mm ({high})")
+    notch = _positive(path, "castle.crenelation_width_mm", cs.crenelation_width_mm)
     castles = tuple(_build_castle(path, cs, seat, die.size_mm) for seat in range(4))
+    _check_notches(path, castles[0], notch, die.size_mm)
 
     half = size / 2.0
     ring = f.center_ring
@@ -720,6 +788,7 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
         siege_engine=siege,
         high_crenelation_mm=high,
         low_crenelation_mm=low,
+        crenelation_width_mm=notch,
     )
 
 

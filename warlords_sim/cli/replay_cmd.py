@@ -302,7 +302,7 @@ def record_flick(
 
     assert isinstance(launch, LaunchKind) and isinstance(trial, TrialResult)
     base = setup_world(board)
-    start, height = _start(board, base, at, seat_area, launch, trial.velocity)
+    start, height, siege = _start(board, base, at, seat_area, launch, trial.velocity)
     table = launch is LaunchKind.TABLE
     action = SandboxFlick(
         die=0,
@@ -313,7 +313,7 @@ def record_flick(
         height_mm=height,
         face=face,
         add_at=start if table else None,
-        siege_engine=base.siege_engine,
+        siege_engine=siege,
     )
     world = sandbox_world(board, sandbox_setup(board))
     result = apply_sandbox(world, action)

@@ -10,7 +10,9 @@ import click
 from warlords_sim.board import BoardError
 from warlords_sim.bots import make_bot, play_game
 from warlords_sim.cli._common import fail, load_game_config
+from warlords_sim.physics import WorldError
 from warlords_sim.rules import GameState, HouseRulesError, Outcome
+from warlords_sim.rules.physics_port import ENGINES, Physics, make_world
 
 __all__ = ["simulate", "summary"]
 
@@ -27,6 +29,11 @@ Examples:
   warlords-sim simulate --players 3 --bots aim,random,aim --seed 7
   warlords-sim simulate --variant wall2 --json
   warlords-sim simulate --players 2 --seed 3 --record game.jsonl
+  warlords-sim simulate --players 2 --engine reference
+
+\b
+--engine reference plays on the 3D MuJoCo reference (the 'reference'
+extra): slow, seconds per round.
 """
 
 
@@ -135,6 +142,13 @@ def _table(data: dict[str, Any]) -> None:
     metavar="NAME|PATH",
     help="Board: a name from boards/ or a path to a board .toml file.",
 )
+@click.option(
+    "--engine",
+    type=click.Choice(list(ENGINES)),
+    default="2.5d",
+    show_default=True,
+    help="Physics engine: the 2.5D model or the 3D MuJoCo reference.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @click.option("--progress", is_flag=True, help="Show a progress bar on stderr.")
 @click.option("--record", metavar="PATH", help="Record the game as a replay (JSON Lines).")
@@ -147,6 +161,7 @@ def simulate(
     variant: str | None,
     rules_file: str | None,
     board: str,
+    engine: str,
     as_json: bool,
     progress: bool,
     record: str | None,
@@ -167,6 +182,14 @@ def simulate(
             raise ValueError(f"--bots/--skill: {e}") from e
     except (BoardError, HouseRulesError, ValueError, OSError) as e:
         fail(e)
+    physics: Physics | None = None
+    if engine != "2.5d":
+        if record is not None:
+            fail("--record records games of the 2.5d engine only (replays re-simulate on it)")
+        try:
+            physics = make_world(config.board, engine)
+        except (ImportError, WorldError) as e:
+            fail(e)
     rec = None
     if record is not None:
         from warlords_sim.replay import Recorder, ReplayError
@@ -197,9 +220,9 @@ def simulate(
                 on_outcome(state, outcome)
                 bar.update(task, completed=len(state.history), flicks=state.flicks)
 
-            game = play_game(config, policies, seed, on_outcome=tick)
+            game = play_game(config, policies, seed, physics=physics, on_outcome=tick)
     else:
-        game = play_game(config, policies, seed, on_outcome=on_outcome)
+        game = play_game(config, policies, seed, physics=physics, on_outcome=on_outcome)
     if rec is not None:
         rec.finish(game)
     data = summary(game.state, seed, names, skill)

@@ -142,12 +142,15 @@ class World:
     """The board, its pins and the dice on it, simulated in pymunk.
 
     Args:
-        board: the validated board.
+        board: the validated board (its die a cube: see ``DieSpec.sides_mm``).
         castle_seats: seats whose castles stand (three players: the fourth
             place is closed by the three-player wall).
         side_walls: whether the optional side walls stand (wall variants).
 
     A :class:`World` is mutable; :meth:`copy` gives an independent one.
+
+    Raises:
+        WorldError: the board's die is not a cube.
     """
 
     def __init__(
@@ -156,6 +159,13 @@ class World:
         castle_seats: Sequence[int] = (0, 1, 2, 3),
         side_walls: bool = False,
     ) -> None:
+        if not board.die.cubic:
+            sides = ", ".join(f"{v:g}" for v in board.die.sides_mm)
+            raise WorldError(
+                f"{board.path}: die.sides_mm [{sides}] is not a cube of size_mm "
+                f"{board.die.size_mm:g}: the 2.5D engine models cubic dice only "
+                "(use the reference engine)"
+            )
         self.board = board
         self.castle_seats = tuple(sorted(castle_seats))
         self.side_walls = side_walls

@@ -1,6 +1,26 @@
 """The 3D rigid-body reference engine (MuJoCo): the same board and dice,
 behind the same physics port as :mod:`warlords_sim.physics`.
 
-Only this package imports ``mujoco`` (the optional ``reference`` extra).
-Under construction (issue 9).
+Public API: :class:`ReferenceWorld` (the ``Physics`` port of
+:mod:`warlords_sim.rules.physics_port`), :data:`TIMESTEP`, and the contact
+calibration :func:`calibrate_board` / :class:`ContactDamping`.
+
+Only this package imports ``mujoco`` (the optional ``reference`` extra:
+``pip install 'warlords-sim[reference]'``); without it, importing this
+package raises ImportError saying so. Modules: :mod:`.shapes` (the rounded
+die), :mod:`.footprint` (placement checks), :mod:`.calibrate` (contact
+damping from restitution), :mod:`.scene` (the MuJoCo model), :mod:`.world`
+(the port).
 """
+
+try:
+    import mujoco  # noqa: F401
+except ImportError as e:  # pragma: no cover - depends on the installation
+    raise ImportError(
+        "the reference engine needs MuJoCo: pip install 'warlords-sim[reference]'"
+    ) from e
+
+from warlords_sim.reference.calibrate import CalibrationError, ContactDamping, calibrate_board
+from warlords_sim.reference.world import TIMESTEP, ReferenceWorld
+
+__all__ = ["TIMESTEP", "CalibrationError", "ContactDamping", "ReferenceWorld", "calibrate_board"]

@@ -74,13 +74,15 @@ def make_world(
         ValueError: an engine name not in :data:`ENGINES`.
         ImportError: ``"reference"`` without the ``reference`` extra
             (``pip install 'warlords-sim[reference]'``).
+        WorldError: a board the engine cannot simulate (a cuboid die on
+            ``"2.5d"``; a restitution out of the reference contact's reach).
     """
     if engine == "2.5d":
         from warlords_sim.physics.world import World
 
         return World(board, castle_seats, side_walls)
     if engine == "reference":
-        from warlords_sim.reference import ReferenceWorld  # type: ignore[attr-defined]
+        from warlords_sim.reference import ReferenceWorld
 
         world: Physics = ReferenceWorld(board, castle_seats, side_walls)
         return world

@@ -1,0 +1,248 @@
+"""Contact calibration of the reference engine: the damping ratio that makes
+a face-down drop rebound with a given coefficient of restitution.
+
+Contract
+--------
+* MuJoCo's soft contact is a damped spring set by ``solref = (timeconst,
+  dampratio)``: it pulls a penetration back with stiffness
+  1 / (dmax timeconst dampratio)^2 and damping 2 / (dmax timeconst) (MuJoCo
+  documentation, "Solver parameters"), so for a fixed time constant the
+  damping ratio alone sets how much of the approach speed comes back.
+* The time constant is :data:`TIME_CONSTANT` (2 ms). For each kind of
+  contact (die on the table, on a wall, on a pin, on a die) this module finds
+  the damping ratio by bisection over short drop simulations: the board's
+  die, face down, meets a fixed target of that kind at 400-1000 mm/s, at
+  eight speeds and step phases (a contact lasts only a few steps, so one
+  drop's rebound depends on where in a step it begins); the mean rebound
+  ratio v_out / v_in must equal the restitution.
+* The damping ratio is searched in [timestep / (dmax timeconst), 2]: below
+  that the contact oscillates faster than one radian a step and the discrete
+  contact is no longer accurate (at 0.2 ms that bounds the reachable
+  restitution near 0.7). A restitution beyond what that range gives is an
+  error naming the board field, never a silently different contact.
+* Results are cached per (kind, restitution, timestep, die and pin
+  geometry) for the process. Imports mujoco; units mm/g/s at the interface,
+  SI inside MuJoCo.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import mujoco
+import numpy as np
+
+from warlords_sim.board import Board
+from warlords_sim.reference.shapes import rounded_box_vertices
+
+__all__ = [
+    "DMAX",
+    "TIME_CONSTANT",
+    "CalibrationError",
+    "ContactDamping",
+    "calibrate_board",
+    "damping_ratio",
+    "drop_rebound",
+]
+
+#: Contact time constant, s (solref[0] of every contact).
+TIME_CONSTANT = 0.002
+#: MuJoCo's default solimp dmax (impedance at depth), used in the contact's stiffness.
+DMAX = 0.95
+#: solimp of every contact: MuJoCo's default dmax, but the same impedance at
+#: every depth (dmin = dmax), so the contact's spring and damper do not
+#: change with penetration.
+SOLIMP = (DMAX, DMAX, 0.001, 0.5, 2.0)
+#: Approach speeds (mm/s) of the calibration drops.
+DROP_SPEEDS = tuple(float(v) for v in np.linspace(400.0, 1000.0, 8))
+#: Kinds of contact calibrated, with the board field their restitution comes from.
+KINDS = {
+    "table": "die.table_restitution",
+    "wall": "wall_material.restitution",
+    "pin": "pin.restitution",
+    "die": "die.die_restitution",
+}
+_BISECTIONS = 14
+_MM = 1e-3
+_G = 1e-3
+
+
+class CalibrationError(ValueError):
+    """A restitution the reference contact cannot give at this timestep."""
+
+
+@dataclass(frozen=True)
+class ContactDamping:
+    """Calibrated damping ratios (solref[1]) of each contact kind, with the
+    time constant (s) and timestep (s) they hold for."""
+
+    table: float
+    wall: float
+    pin: float
+    die: float
+    time_constant: float
+    timestep: float
+
+
+def _drop_model(
+    kind: str,
+    sides: tuple[float, float, float],
+    radius: float,
+    mass_g: float,
+    pin_radius: float,
+    gravity: float,
+    timestep: float,
+) -> tuple[mujoco.MjModel, int]:
+    """A die above a fixed target of ``kind`` whose top is at z = 0; returns
+    the model and the target geom's id."""
+    spec = mujoco.MjSpec()
+    spec.option.timestep = timestep
+    spec.option.gravity = [0.0, 0.0, -gravity * _MM]
+    spec.option.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
+    mesh = spec.add_mesh()
+    mesh.name = "die"
+    mesh.uservert = (rounded_box_vertices(sides, radius) * _MM).ravel().tolist()
+    wb = spec.worldbody
+    if kind == "table":
+        target = wb.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[1.0, 1.0, 0.01])
+    elif kind == "wall":
+        target = wb.add_geom(
+            type=mujoco.mjtGeom.mjGEOM_BOX, size=[0.05, 0.05, 0.02], pos=[0.0, 0.0, -0.02]
+        )
+    elif kind == "pin":  # a pin lying along x: the die meets its curved side
+        r = pin_radius * _MM
+        half = math.sqrt(0.5)
+        target = wb.add_geom(
+            type=mujoco.mjtGeom.mjGEOM_CYLINDER,
+            size=[r, 0.05, 0.0],
+            pos=[0.0, 0.0, -r],
+            quat=[half, 0.0, half, 0.0],
+        )
+    elif kind == "die":
+        target = wb.add_geom(
+            type=mujoco.mjtGeom.mjGEOM_MESH, meshname="die", pos=[0.0, 0.0, -sides[2] / 2 * _MM]
+        )
+    else:
+        raise ValueError(f"unknown contact kind {kind!r}; expected one of {', '.join(KINDS)}")
+    target.name = "target"
+    target.priority = 0 if kind == "die" else 1
+    target.friction = [0.3, 0.0, 0.0]
+    body = wb.add_body(pos=[0.0, 0.0, 0.05])
+    body.add_freejoint()
+    die = body.add_geom(type=mujoco.mjtGeom.mjGEOM_MESH, meshname="die", mass=mass_g * _G)
+    die.name = "die"
+    die.friction = [0.3, 0.0, 0.0]
+    for g in (target, die):
+        g.solimp = list(SOLIMP)
+    model = spec.compile()
+    return model, int(model.geom("target").id)
+
+
+def drop_rebound(
+    model: mujoco.MjModel, sides: tuple[float, float, float], speeds: tuple[float, ...]
+) -> float:
+    """Mean rebound ratio (v_out / v_in of the centre) of face-down drops of
+    the die of ``model`` (built by :func:`_drop_model`) at ``speeds`` mm/s,
+    the k-th of n starting k/n of a step's travel higher (phases spread)."""
+    data = mujoco.MjData(model)
+    dt = model.opt.timestep
+    ratios = []
+    n = len(speeds)
+    for k, v in enumerate(speeds):
+        mujoco.mj_resetData(model, data)
+        gap = (0.2 + v * dt * k / n) * _MM
+        data.qpos[:3] = [0.0, 0.0, sides[2] / 2.0 * _MM + gap]
+        data.qpos[3:7] = [1.0, 0.0, 0.0, 0.0]
+        data.qvel[2] = -v * _MM
+        touched = False
+        v_in = -v * _MM
+        for _ in range(int(0.05 / dt)):
+            before = float(data.qvel[2])
+            mujoco.mj_step(model, data)
+            if data.ncon and not touched:
+                touched, v_in = True, before
+            elif touched and not data.ncon:
+                ratios.append(-float(data.qvel[2]) / v_in)
+                break
+        else:
+            ratios.append(0.0)  # still in contact after 50 ms: no rebound
+    return float(np.mean(ratios))
+
+
+def _set_dampratio(model: mujoco.MjModel, geom: int, kind: str, dr: float) -> None:
+    model.geom_solref[:, 0] = TIME_CONSTANT
+    if kind == "die":  # both dice carry it (equal priority: solref mixed)
+        model.geom_solref[:, 1] = dr
+    else:
+        model.geom_solref[geom, 1] = dr
+
+
+@functools.lru_cache(maxsize=64)
+def damping_ratio(
+    kind: str,
+    restitution: float,
+    timestep: float,
+    sides: tuple[float, float, float] = (16.0, 16.0, 16.0),
+    radius: float = 1.6,
+    mass_g: float = 4.6,
+    pin_radius: float = 3.0,
+    gravity: float = 9810.0,
+) -> float:
+    """The damping ratio (solref[1], time constant :data:`TIME_CONSTANT`) at
+    which the die dropped face down on a ``kind`` target ("table", "wall",
+    "pin", "die") rebounds with ``restitution`` at ``timestep`` s. Die sides
+    and edge radius in mm, mass in g, pin radius in mm, gravity in mm/s^2.
+
+    Raises:
+        CalibrationError: ``restitution`` is above what the accurate range of
+            damping ratios gives (the message says the most it can be).
+        ValueError: unknown kind, or a restitution outside [0, 1].
+    """
+    if kind not in KINDS:
+        raise ValueError(f"unknown contact kind {kind!r}; expected one of {', '.join(KINDS)}")
+    if not 0.0 <= restitution <= 1.0:
+        raise ValueError(f"restitution must be in [0, 1], got {restitution}")
+    model, geom = _drop_model(kind, sides, radius, mass_g, pin_radius, gravity, timestep)
+    lo = timestep / (DMAX * TIME_CONSTANT)
+    hi = 2.0
+
+    def rebound(dr: float) -> float:
+        _set_dampratio(model, geom, kind, dr)
+        return drop_rebound(model, sides, DROP_SPEEDS)
+
+    top = rebound(lo)
+    if restitution > top:
+        raise CalibrationError(
+            f"{KINDS[kind]} = {restitution:g} is more than the reference contact can give at "
+            f"timestep {timestep * 1e3:g} ms with time constant {TIME_CONSTANT * 1e3:g} ms "
+            f"(at most {top:.2f}: a stiffer contact needs a shorter timestep)"
+        )
+    if restitution <= rebound(hi):
+        return hi
+    for _ in range(_BISECTIONS):
+        mid = 0.5 * (lo + hi)
+        if rebound(mid) > restitution:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def calibrate_board(board: Board, timestep: float) -> ContactDamping:
+    """The damping ratios of every contact kind for ``board`` at ``timestep`` s.
+
+    Raises:
+        CalibrationError: a board restitution the contact cannot give (names the field).
+    """
+    die = board.die
+    geo = (die.sides_mm, die.edge_radius_mm, die.mass_g, board.pin.radius_mm, board.gravity_mm_s2)
+    return ContactDamping(
+        table=damping_ratio("table", die.table_restitution, timestep, *geo),
+        wall=damping_ratio("wall", board.wall_material.restitution, timestep, *geo),
+        pin=damping_ratio("pin", board.pin.material.restitution, timestep, *geo),
+        die=damping_ratio("die", die.die_restitution, timestep, *geo),
+        time_constant=TIME_CONSTANT,
+        timestep=timestep,
+    )

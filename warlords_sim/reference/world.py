@@ -1,0 +1,622 @@
+"""The reference world: the board and its dice as 3D rigid bodies in MuJoCo,
+behind the same physics port as the 2.5D :class:`~warlords_sim.physics.World`.
+
+Contract
+--------
+* Same methods, value objects and errors as the 2.5D world (the ``Physics``
+  protocol of :mod:`warlords_sim.rules.physics_port`): flicks in
+  (:class:`~warlords_sim.physics.types.Flick`), settled
+  :class:`~warlords_sim.physics.types.FlickResult` out; bad flick inputs
+  raise :class:`~warlords_sim.physics.types.FlickError`, impossible requests
+  :class:`~warlords_sim.physics.world.WorldError`. Faces come from
+  :func:`~warlords_sim.physics.orientation.face_up` of the body's rotation,
+  regions from :func:`~warlords_sim.physics.regions.classify`.
+* Units mm, g, s, rad at the interface; board frame; z up from the board.
+* The state between flicks lives in Python (each die's centre and
+  orientation quaternion at rest, the pins, the engine, the walls); a flick
+  (re)builds the MuJoCo model from it when the topology changed
+  (:mod:`~warlords_sim.reference.scene`), simulates every die as a free
+  body, and stores the settled poses back. A die that ends a flick less
+  than :data:`KEEP_MM` from where it was, turned less than :data:`KEEP_RAD`,
+  keeps its stored pose exactly, so soft-contact creep never accumulates.
+* Timestep :data:`TIMESTEP` (0.2 ms), contact time constant 2 ms, damping
+  ratios calibrated per contact kind so that a face-down drop rebounds with
+  the board's restitutions (:mod:`~warlords_sim.reference.calibrate`). A
+  board restitution out of reach at 0.2 ms halves the timestep (at most
+  three times) unless a timestep was given; :attr:`ReferenceWorld.timestep`
+  says which was used.
+* Flicks. TABLE: the die at rest gets the flick's velocity and yaw spin.
+  HIGH, LOW, SIEGE: ``flick.start`` is where the die's centre is as it
+  leaves the ledge (the same convention as the 2.5D world); the ledge's
+  front edge lies ``size_mm / 2 + 1`` mm behind it along the flick
+  direction; the die starts resting on the ledge (bottom at
+  ``flick.height_mm``) with its centre straight above that edge, moving at
+  the flick velocity, and tips off the edge by itself.
+* A flick (:class:`~warlords_sim.reference.run.FlickRun`) ends when every
+  die is at rest, or raises WorldError after ``max_time``; its events are
+  LAUNCH, CONTACT, LANDING (normal approach speed at least 60 mm/s), EXIT
+  (the centre leaves the board square) and REST, defined in that module.
+  A die settled flat on the table is laid exactly flat
+  (:func:`~warlords_sim.reference.state.laid_flat`); a die resting tilted
+  more than :data:`COCKED_TILT`, or on a die or the engine, is cocked.
+* Deterministic: same state and flick, same MuJoCo version and platform,
+  bitwise the same result (MuJoCo steps single-threaded; nothing random).
+* Cost: about 0.1-0.3 s of CPU per flick (docs/physics.md).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import math
+import struct
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+import numpy as np
+from numpy.typing import NDArray
+
+from warlords_sim.board import Board
+from warlords_sim.physics.orientation import face_up, orientation_index, snap_flat, with_face_up
+from warlords_sim.physics.regions import classify
+from warlords_sim.physics.types import (
+    DiePose,
+    Event,
+    Flick,
+    FlickError,
+    FlickResult,
+    LaunchKind,
+)
+from warlords_sim.physics.world import MAX_FLICK_SPEED, MAX_FLICK_SPIN, WorldError
+from warlords_sim.reference.calibrate import CalibrationError, ContactDamping, calibrate_board
+from warlords_sim.reference.footprint import (
+    Polygon,
+    polygon_circle_overlap,
+    polygons_overlap,
+    rect_polygon,
+    square,
+)
+from warlords_sim.reference.run import FlickRun, StepHook
+from warlords_sim.reference.scene import Built, build_scene, static_walls
+from warlords_sim.reference.shapes import half_height, lowest_offset, tilt, yaw_of
+from warlords_sim.reference.state import RestingDie, close, mat_to_quat, rz
+
+__all__ = ["COCKED_TILT", "TIMESTEP", "ReferenceWorld"]
+
+#: Physics timestep, s (halved for a board whose restitution needs it).
+TIMESTEP = 2e-4
+#: Tilt (rad) above which a resting die counts as cocked (about 5 degrees).
+COCKED_TILT = math.radians(5.0)
+_MAX_HALVINGS = 3
+
+
+class ReferenceWorld:
+    """The board, its pins and dice simulated in 3D with MuJoCo.
+
+    Args:
+        board: the validated board (a cuboid die is allowed here).
+        castle_seats: seats whose castles stand (three players: the fourth
+            place is closed by the three-player wall).
+        side_walls: whether the optional side walls stand.
+        timestep: physics step, s; default :data:`TIMESTEP`, halved (at
+            most three times) while a board restitution is out of reach.
+
+    Raises:
+        WorldError: bad castle seats, or a board restitution the contact
+            cannot give at the timestep (the message names the board field).
+
+    A :class:`ReferenceWorld` is mutable; :meth:`copy` gives an independent one.
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        castle_seats: Sequence[int] = (0, 1, 2, 3),
+        side_walls: bool = False,
+        timestep: float | None = None,
+    ) -> None:
+        self.board = board
+        self._poses: dict[int, DiePose] = {}
+        self.castle_seats: tuple[int, ...] = ()
+        self.side_walls = side_walls
+        self.set_walls(castle_seats, side_walls)
+        self.contact = self._calibrate(board, timestep)
+        self.time = 0.0
+        self.steps = 0
+        self._dice: dict[int, RestingDie] = {}
+        self._pins: set[int] = set()
+        self._engine_xy: tuple[float, float] | None = None
+        self._built: tuple[tuple[object, ...], Built] | None = None
+        self._events: list[Event] = []
+
+    @staticmethod
+    def _calibrate(board: Board, timestep: float | None) -> ContactDamping:
+        dt = TIMESTEP if timestep is None else timestep
+        if not (math.isfinite(dt) and 0.0 < dt <= 1e-3):
+            raise WorldError(f"reference timestep must be in (0, 1 ms], got {dt} s")
+        for _ in range(_MAX_HALVINGS + 1):
+            try:
+                return calibrate_board(board, dt)
+            except CalibrationError as e:
+                if timestep is not None or dt < TIMESTEP / 2**_MAX_HALVINGS * 1.5:
+                    raise WorldError(f"{board.path}: {e}") from e
+                dt /= 2.0
+        raise AssertionError("unreachable")
+
+    @property
+    def timestep(self) -> float:
+        """The physics timestep in use, s."""
+        return self.contact.timestep
+
+    # ------------------------------------------------------------- walls
+
+    def set_walls(self, castle_seats: Sequence[int], side_walls: bool) -> None:
+        """Change which castles stand and whether the side walls stand.
+
+        Raises:
+            WorldError: a seat not in 0..3, or a seat given twice.
+        """
+        seats = tuple(sorted(castle_seats))
+        if len(set(seats)) != len(seats) or any(
+            not 0 <= k < len(self.board.castles) for k in seats
+        ):
+            raise WorldError(f"castle seats must be distinct seats 0..3, got {list(castle_seats)}")
+        self.castle_seats = seats
+        self.side_walls = side_walls
+        self._poses.clear()
+
+    # -------------------------------------------------------------- pins
+
+    @property
+    def pins(self) -> tuple[int, ...]:
+        """Hole indices (into ``board.holes``) holding a pin, sorted."""
+        return tuple(sorted(self._pins))
+
+    def add_pin(self, hole: int) -> None:
+        """Put a pin in hole ``hole``.
+
+        Raises:
+            WorldError: no such hole, or the hole already holds a pin.
+        """
+        if not 0 <= hole < len(self.board.holes):
+            raise WorldError(f"no hole {hole}; holes are 0..{len(self.board.holes) - 1}")
+        if hole in self._pins:
+            raise WorldError(f"hole {hole} already holds a pin")
+        self._pins.add(hole)
+
+    def remove_pin(self, hole: int) -> None:
+        """Pull the pin out of hole ``hole`` (a die leaning on it falls at
+        the next flick).
+
+        Raises:
+            WorldError: the hole holds no pin.
+        """
+        if hole not in self._pins:
+            raise WorldError(f"hole {hole} holds no pin")
+        self._pins.discard(hole)
+
+    def set_pins(self, holes: Iterable[int]) -> None:
+        """Replace all pins by pins in ``holes``.
+
+        Raises:
+            WorldError: a hole out of range or given twice (nothing changed).
+        """
+        wanted = list(holes)
+        if len(set(wanted)) != len(wanted) or any(
+            not 0 <= h < len(self.board.holes) for h in wanted
+        ):
+            raise WorldError(
+                f"pins need distinct holes 0..{len(self.board.holes) - 1}, got {wanted}"
+            )
+        self._pins = set(wanted)
+
+    # ------------------------------------------------------ siege engine
+
+    @property
+    def siege_engine(self) -> tuple[float, float] | None:
+        """Centre (mm) of the placed siege engine, or None."""
+        return self._engine_xy
+
+    def place_siege_engine(self, x: float, y: float) -> None:
+        """Place the siege engine (a square block) centred at (x, y) mm.
+
+        Raises:
+            WorldError: the place is not finite or the engine would stick out
+                of the board (find a place with :meth:`free_spot_near`).
+        """
+        self._check_point(x, y, "siege engine position")
+        half = self.board.half_size_mm - self.board.siege_engine.width_mm / 2.0
+        if abs(x) > half or abs(y) > half:
+            raise WorldError(f"a siege engine at ({x:g}, {y:g}) mm would stick out of the board")
+        self._engine_xy = (x, y)
+
+    def remove_siege_engine(self) -> None:
+        """Take the siege engine off the board (no-op if not placed)."""
+        self._engine_xy = None
+
+    # --------------------------------------------------------- footprints
+
+    def _die_footprint(self, s: RestingDie, shrink: float = 0.0) -> Polygon:
+        r = s.rotation
+        vertical = int(np.argmax(np.abs(r[2])))
+        h = (vertical + 1) % 3
+        sides = self.board.die.sides_mm
+        w, d = sides[h], sides[(vertical + 2) % 3]
+        ang = math.atan2(float(r[1, h]), float(r[0, h]))
+        return square(s.x, s.y, ang, w - 2.0 * shrink, d - 2.0 * shrink)
+
+    def _blocker(self, poly: Polygon, exclude_die: int | None = None) -> str | None:
+        """What the footprint ``poly`` overlaps: a wall, a pin, a die, the engine."""
+        for wall in static_walls(self.board, self.castle_seats, self.side_walls):
+            r = wall.rect
+            if polygons_overlap(poly, rect_polygon(r.x0, r.y0, r.x1, r.y1)):
+                return "a wall"
+        radius = self.board.pin.radius_mm
+        for hole in sorted(self._pins):
+            hx, hy = self.board.holes[hole]
+            if polygon_circle_overlap(poly, hx, hy, radius):
+                return "a pin"
+        if self._engine_xy is not None:
+            w = self.board.siege_engine.width_mm / 2.0
+            ex, ey = self._engine_xy
+            if polygons_overlap(poly, rect_polygon(ex - w, ey - w, ex + w, ey + w)):
+                return "the siege engine"
+        for i in sorted(self._dice):
+            if i == exclude_die:
+                continue
+            if polygons_overlap(poly, self._die_footprint(self._dice[i])):
+                return f"die {i}"
+        return None
+
+    def free_spot_near(
+        self, x: float, y: float, width: float, exclude_die: int | None = None
+    ) -> tuple[float, float]:
+        """The free place nearest to (x, y) for a ``width`` mm square (the siege engine).
+
+        Free: on the board, touching no wall, pin or die (moats do not
+        count; rulebook, The Siege Engine). Searched on rings of 2 mm steps,
+        as the 2.5D world does.
+
+        Raises:
+            WorldError: the point is not finite, the width not positive, or
+                no free place within the board.
+        """
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise WorldError(f"free_spot_near needs a finite point, got ({x}, {y})")
+        if not (math.isfinite(width) and width > 0.0):
+            raise WorldError(f"free_spot_near needs a positive width in mm, got {width}")
+        half = self.board.half_size_mm - width / 2.0
+
+        def free(px: float, py: float) -> bool:
+            if abs(px) > half or abs(py) > half:
+                return False
+            return self._blocker(square(px, py, 0.0, width), exclude_die) is None
+
+        if free(x, y):
+            return (x, y)
+        step = 2.0
+        for ring in range(1, int(self.board.size_mm / step) + 1):
+            radius = ring * step
+            n = max(8, int(2 * math.pi * radius / step))
+            for i in range(n):
+                a = 2.0 * math.pi * i / n
+                px, py = x + radius * math.cos(a), y + radius * math.sin(a)
+                if free(px, py):
+                    return (px, py)
+        raise WorldError("no free place on the board for the siege engine")
+
+    # -------------------------------------------------------------- dice
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """Ids of the dice in the world, sorted."""
+        return tuple(sorted(self._dice))
+
+    def _flat_state(self, x: float, y: float, r: NDArray[np.float64]) -> RestingDie:
+        return RestingDie(x, y, half_height(r, self.board.die.sides_mm), mat_to_quat(r))
+
+    def add_die(self, die: int, x: float, y: float, face: int = 1, angle: float = 0.0) -> None:
+        """Put die ``die`` at rest at (x, y) mm with ``face`` up, turned ``angle`` rad.
+
+        Raises:
+            WorldError: the id is taken, the place is off the board, or the
+                die would overlap a wall, pin, die or the siege engine there
+                (by more than 0.1 mm).
+            ValueError: face not in 1..6.
+        """
+        if die in self._dice:
+            raise WorldError(f"die {die} is already in the world")
+        self._check_point(x, y, "die position")
+        if not math.isfinite(angle):
+            raise WorldError(f"die angle must be a finite number of radians, got {angle}")
+        state = self._flat_state(x, y, rz(angle) @ with_face_up(face))
+        blocker = self._blocker(self._die_footprint(state, 0.1))
+        if blocker is not None:
+            raise WorldError(f"a die at ({x:g}, {y:g}) mm would overlap {blocker}")
+        self._dice[die] = state
+
+    def remove_die(self, die: int) -> None:
+        """Take die ``die`` out of the world (a die resting on it falls at
+        the next flick).
+
+        Raises:
+            WorldError: no such die.
+        """
+        self._get(die)
+        del self._dice[die]
+        self._poses.clear()
+
+    def move_die(self, die: int, x: float, y: float, angle: float | None = None) -> None:
+        """Lift die ``die`` and set it down flat at rest at (x, y) mm, same
+        face up, turned ``angle`` rad (default: its current yaw).
+
+        Used by the Spy ability and by gateway dice moved into the courtyard.
+
+        Raises:
+            WorldError: no such die, a place off the board, a non-finite angle.
+        """
+        s = self._get(die)
+        self._check_point(x, y, "die position")
+        if angle is not None and not math.isfinite(angle):
+            raise WorldError(f"die angle must be a finite number of radians, got {angle}")
+        r = s.rotation
+        yaw = yaw_of(r)
+        rel = snap_flat(rz(-yaw) @ r)
+        self._dice[die] = self._flat_state(x, y, rz(yaw if angle is None else angle) @ rel)
+        self._poses.clear()
+
+    def pose(self, die: int) -> DiePose:
+        """The current pose of die ``die`` (at rest between flicks).
+
+        Raises:
+            WorldError: no such die.
+        """
+        cached = self._poses.get(die)
+        if cached is not None:
+            return cached
+        s = self._get(die)
+        r = s.rotation
+        yaw = yaw_of(r)
+        low = s.z - lowest_offset(r, self.board.die.sides_mm, self.board.die.edge_radius_mm)
+        elevation = round(low, 2) if low > 0.5 else 0.0
+        pose = DiePose(
+            die=die,
+            x=s.x,
+            y=s.y,
+            angle=yaw,
+            face=face_up(r),
+            orientation=orientation_index(rz(-yaw) @ r),
+            region=classify(self.board, s.x, s.y, yaw, self.castle_seats),
+            cocked=tilt(r) > COCKED_TILT or s.on_die,
+            elevation_mm=elevation,
+        )
+        self._poses[die] = pose
+        return pose
+
+    def face(self, die: int) -> int:
+        """Face up of die ``die`` now.
+
+        Raises:
+            WorldError: no such die.
+        """
+        return face_up(self._get(die).rotation)
+
+    def orientation(self, die: int) -> NDArray[np.float64]:
+        """World orientation (3x3) of die ``die`` now.
+
+        Raises:
+            WorldError: no such die.
+        """
+        return self._get(die).rotation
+
+    def height(self, die: int) -> float:
+        """Height (mm) of the centre of die ``die`` above the board surface.
+
+        Raises:
+            WorldError: no such die.
+        """
+        return self._get(die).z
+
+    def _get(self, die: int) -> RestingDie:
+        s = self._dice.get(die)
+        if s is None:
+            raise WorldError(f"no die {die} in the world")
+        return s
+
+    def _check_point(self, x: float, y: float, what: str) -> None:
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise WorldError(f"{what} must be finite numbers, got ({x}, {y})")
+        if not self.board.on_board(x, y):
+            h = self.board.half_size_mm
+            raise WorldError(f"{what} ({x:g}, {y:g}) mm is off the board (|x|, |y| <= {h:g} mm)")
+
+    # ------------------------------------------------------------ flicks
+
+    def validate(self, flick: Flick) -> None:
+        """Check a flick's inputs (the same checks as the 2.5D world).
+
+        Raises:
+            FlickError: a NaN or infinite number, a speed over
+                :data:`~warlords_sim.physics.MAX_FLICK_SPEED`, a spin over
+                :data:`~warlords_sim.physics.MAX_FLICK_SPIN`, a start off
+                the board, a TABLE flick of a die not in the world, a height
+                below zero, a launch without a start point.
+        """
+        vx, vy = flick.velocity
+        for name, v in (("velocity x", vx), ("velocity y", vy), ("spin", flick.spin)):
+            if not math.isfinite(v):
+                raise FlickError(f"flick {name} must be a finite number, got {v}")
+        if flick.speed > MAX_FLICK_SPEED * (1.0 + 1e-12):
+            raise FlickError(
+                f"flick speed {flick.speed:.10g} mm/s is over the maximum of "
+                f"{MAX_FLICK_SPEED:.0f} mm/s"
+            )
+        if abs(flick.spin) > MAX_FLICK_SPIN:
+            raise FlickError(
+                f"flick spin {flick.spin:.10g} rad/s is over the maximum of "
+                f"{MAX_FLICK_SPIN:.0f} rad/s"
+            )
+        if not math.isfinite(flick.height_mm) or flick.height_mm < 0:
+            raise FlickError(f"launch height must be >= 0 mm, got {flick.height_mm}")
+        if flick.start is not None:
+            sx, sy = flick.start
+            if not (math.isfinite(sx) and math.isfinite(sy)):
+                raise FlickError(f"flick start must be finite numbers, got {flick.start}")
+            if not self.board.on_board(sx, sy):
+                h = self.board.half_size_mm
+                raise FlickError(
+                    f"flick start ({sx:g}, {sy:g}) mm is off the board (|x|, |y| <= {h:g} mm)"
+                )
+        if flick.launch is LaunchKind.TABLE and flick.die not in self._dice:
+            raise FlickError(f"no die {flick.die} on the board to flick")
+        if flick.launch is not LaunchKind.TABLE and flick.start is None:
+            raise FlickError(f"a {flick.launch.value} flick needs a start point")
+
+    def _launch_state(self, flick: Flick, face: int | None) -> RestingDie:
+        """Where and how the flicked die starts."""
+        old = self._dice.get(flick.die)
+        if old is None:
+            r = with_face_up(face if face is not None else 1)
+        else:
+            r = old.rotation
+            yaw = yaw_of(r)
+            rel = with_face_up(face) if face is not None else snap_flat(rz(-yaw) @ r)
+            r = rz(yaw) @ rel
+        if flick.launch is LaunchKind.TABLE:
+            if flick.start is None:
+                assert old is not None  # validate() checked it
+                return old if face is None else replace(old, quat=mat_to_quat(r))
+            return self._flat_state(flick.start[0], flick.start[1], r)
+        assert flick.start is not None  # validate() checked it
+        sx, sy = flick.start
+        speed = flick.speed
+        ux, uy = (flick.velocity[0] / speed, flick.velocity[1] / speed) if speed > 0 else (0, 0)
+        back = self.board.die.size_mm / 2.0 + 1.0
+        ex, ey = sx - ux * back, sy - uy * back
+        z = flick.height_mm + half_height(r, self.board.die.sides_mm)
+        return RestingDie(ex, ey, z, mat_to_quat(r))
+
+    def flick(
+        self,
+        flick: Flick,
+        face: int | None = None,
+        max_time: float = 60.0,
+        *,
+        on_step: StepHook | None = None,
+    ) -> FlickResult:
+        """Simulate ``flick`` until everything is at rest.
+
+        Args:
+            flick: the flick.
+            face: face up at launch for a die entering from the supply
+                (default 1; for a die already in the world, its face unless given).
+            max_time: simulated seconds before giving up.
+            on_step: called after every physics step with MuJoCo's model and
+                data (SI units; for measurements and drawing, never to change them).
+
+        Returns:
+            The :class:`FlickResult` (poses of every die, exits, events, digest).
+
+        Raises:
+            FlickError: bad inputs (see :meth:`validate`).
+            ValueError: face not in 1..6.
+            WorldError: still moving after ``max_time`` (the world is then
+                left as it was before the flick).
+        """
+        self.validate(flick)
+        before = dict(self._dice)
+        start = self._launch_state(flick, face)
+        initial = face_up(start.rotation)
+        self._dice[flick.die] = start
+        self._poses.clear()
+        try:
+            run = FlickRun(
+                self._model(),
+                self._dice,
+                flick,
+                initial,
+                self.board,
+                self.side_walls,
+                max_time,
+            )
+            run.simulate(on_step)
+            if run.model_changed:
+                self._built = None
+        except BaseException:
+            self._dice = before
+            raise
+        self.steps += run.steps
+        self.time += run.steps * self.timestep
+        for i in run.exited:
+            self._dice.pop(i, None)
+        for i, s in run.settled.items():
+            old = before.get(i)
+            if old is not None and i != flick.die and close(old, s):
+                continue  # barely stirred: keep the exact pose
+            self._dice[i] = s
+        self._events = run.events
+        return FlickResult(
+            flick=flick,
+            poses={i: self.pose(i) for i in sorted(self._dice)},
+            exited=tuple(run.exited),
+            events=tuple(run.events),
+            steps=run.steps,
+            settle_s=run.steps * self.timestep,
+            digest=self.digest(),
+            initial_face=initial,
+            touched=frozenset(run.touched),
+        )
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Events of the last flick."""
+        return tuple(self._events)
+
+    def _model(self) -> Built:
+        """The compiled scene of the current topology (cached)."""
+        key: tuple[object, ...] = (
+            self.castle_seats,
+            self.side_walls,
+            self.pins,
+            self._engine_xy,
+            self.dice,
+        )
+        if self._built is None or self._built[0] != key:
+            built = build_scene(
+                self.board,
+                self.castle_seats,
+                self.side_walls,
+                self._pins,
+                self._engine_xy,
+                self.dice,
+                self.contact,
+            )
+            self._built = (key, built)
+        return self._built[1]
+
+    # ----------------------------------------------------------- identity
+
+    def digest(self) -> str:
+        """SHA-256 (hex) of the state: every die's id, centre and orientation
+        quaternion (the exact float64 bits) and support flag; the pins; the
+        siege engine; the walls in force."""
+        h = hashlib.sha256(b"reference")
+        for i in sorted(self._dice):
+            s = self._dice[i]
+            h.update(struct.pack("<q3d4d?", i, s.x, s.y, s.z, *s.quat, s.on_die))
+        pins = sorted(self._pins)
+        h.update(struct.pack(f"<{len(pins)}q", *pins))
+        if self._engine_xy is not None:
+            h.update(struct.pack("<dd", *self._engine_xy))
+        h.update(struct.pack(f"<?{len(self.castle_seats)}q", self.side_walls, *self.castle_seats))
+        return h.hexdigest()
+
+    def copy(self) -> ReferenceWorld:
+        """An independent copy (the board and the calibration are shared,
+        being immutable; the compiled model is rebuilt when needed)."""
+        built, self._built = self._built, None
+        try:
+            memo: dict[int, object] = {id(self.board): self.board, id(self.contact): self.contact}
+            return copy.deepcopy(self, memo)
+        finally:
+            self._built = built
