@@ -50,7 +50,9 @@ def landing(board: Board, engine: str, kind: str, vx: float, vy: float) -> tuple
     return (math.nan, math.nan) if pose is None else (pose.x, pose.y)
 
 
-def sweep(board: Board, engine: str, kind: str, px: float) -> tuple[list[float], list[float], float]:
+def sweep(
+    board: Board, engine: str, kind: str, px: float
+) -> tuple[list[float], list[float], float]:
     """Shifts (mm) per pixel along and across the aim over the base speeds,
     and the CPU seconds it took."""
     t0 = time.process_time()
