@@ -1,8 +1,10 @@
 """The example replays of examples/replays/ verify digest for digest.
 
-A failure here means a change altered physics or rules outcomes: if that is
-intended, re-record them (``python examples/replays/record_examples.py
---force``) and say why in the commit message.
+A failure here means a change altered physics or rules outcomes, or that
+the physics model's version (``warlords_sim.physics.MODEL_VERSION``) is not
+the one they were recorded with: if that is intended, re-record them
+(``python examples/replays/record_examples.py --force``; ``--check`` lists
+the stale ones) and say why in the commit message.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from warlords_sim.physics import MODEL_VERSION
 from warlords_sim.replay import load_replay, verify
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "replays"
@@ -29,6 +32,11 @@ def test_the_examples_cover_2_3_4_players_both_walls_and_a_sandbox() -> None:
 def test_example_verifies(path: Path) -> None:
     rep = load_replay(path)
     assert rep.result is not None and not rep.truncated
+    physics = rep.header.physics
+    assert physics is not None and physics.model == MODEL_VERSION, (
+        f"{path.name} was recorded with model {physics and physics.model}, this build has "
+        f"{MODEL_VERSION}: re-record the examples (python {EXAMPLES}/record_examples.py --force)"
+    )
     report = verify(rep)
     assert report.ok, report.divergence.describe() if report.divergence else report.result
     assert report.checked == len(rep.actions)

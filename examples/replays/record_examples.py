@@ -1,21 +1,47 @@
-"""Re-record the example replays of this folder (run from the repository root).
+"""Re-record the example replays of this folder.
 
-    python examples/replays/record_examples.py [--force]
+    python examples/replays/record_examples.py --check   # which are stale; writes nothing
+    python examples/replays/record_examples.py --force   # re-record them all
+
+(from any folder, with the project's venv; in a git worktree add
+``PYTHONPATH=$PWD`` so that the worktree's package is the one imported).
 
 The examples are verified by ``tests/test_replay_examples.py``: a change to
-the physics or the rules that alters any outcome makes them diverge. Re-record
-them only deliberately, and say why in the commit message.
+the physics or the rules that alters any outcome makes them diverge, and a
+new physics model version (``warlords_sim.physics.MODEL_VERSION``) makes
+every re-simulation refuse them. Re-record them only deliberately, and say
+why in the commit message (e.g. "re-record the examples: model 2.5d-3").
+
+Every file is written beside its final name and verified digest for digest;
+only when all are, they replace the old ones, so a failure (or Ctrl-C)
+leaves the old examples untouched.
+The games are seeded: re-running on the same model gives the same lines
+(only the header's ``created`` time differs).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from warlords_sim.board import Crenelation, load_board
 from warlords_sim.bots import make_bot, play_game
 from warlords_sim.physics import LaunchKind
-from warlords_sim.replay import Recorder, SandboxFlick, apply_sandbox, sandbox_setup, sandbox_world
+from warlords_sim.replay import (
+    Recorder,
+    ReplayError,
+    SandboxFlick,
+    apply_sandbox,
+    current_physics,
+    load_replay,
+    sandbox_setup,
+    sandbox_world,
+    verify,
+)
 from warlords_sim.rules import GameConfig, HouseRules
 
 HERE = Path(__file__).resolve().parent
@@ -79,15 +105,73 @@ def record_sandbox(path: Path, force: bool) -> None:
         rec.finish(world)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--force", action="store_true", help="overwrite the existing examples")
-    args = parser.parse_args()
+def _game(players: int, variant: str, bots: list[str], skill: float, seed: int, path: Path) -> None:
+    record_game(path, players, variant, bots, skill, seed, force=True)
+
+
+def _sandbox(path: Path) -> None:
+    record_sandbox(path, force=True)
+
+
+def _recorders() -> dict[str, Callable[[Path], None]]:
+    """File name -> a function writing that example to a given path."""
+    out: dict[str, Callable[[Path], None]] = {}
     for name, players, variant, bots, skill, seed in GAMES:
-        record_game(HERE / name, players, variant, bots, skill, seed, args.force)
-        print(f"wrote {HERE / name}")
-    record_sandbox(HERE / "sandbox-flicks.jsonl", args.force)
-    print(f"wrote {HERE / 'sandbox-flicks.jsonl'}")
+        out[name] = partial(_game, players, variant, bots, skill, seed)
+    out["sandbox-flicks.jsonl"] = _sandbox
+    return out
+
+
+def _check() -> int:
+    """Print each example's model version and whether it is current; 1 if any is stale."""
+    now = current_physics()
+    stale = 0
+    for name in _recorders():
+        try:
+            ph = load_replay(HERE / name).header.physics
+            made = "none (format version 1)" if ph is None else f"{ph.model} ({ph.engine})"
+            ok = ph is not None and ph.model == now.model
+        except ReplayError as e:
+            made, ok = f"unreadable: {e}", False
+        stale += not ok
+        print(f"{name}: model {made}: {'current' if ok else 'stale, re-record'}")
+    print(f"this build: model {now.model} ({now.engine})")
+    return 1 if stale else 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--force", action="store_true", help="overwrite the existing examples")
+    parser.add_argument(
+        "--check", action="store_true", help="say which examples are stale; write nothing"
+    )
+    args = parser.parse_args()
+    if args.check:
+        sys.exit(_check())
+    jobs = _recorders()
+    existing = [n for n in jobs if (HERE / n).exists()]
+    if existing and not args.force:
+        sys.exit(f"{HERE}: {', '.join(existing)} exist; give --force to re-record them")
+    model = current_physics().model
+    done: list[tuple[Path, Path, int]] = []  # (temporary, final, actions)
+    try:
+        for name, write in jobs.items():
+            final = HERE / name
+            tmp = final.with_name(f".{final.stem}.partial.jsonl")
+            done.append((tmp, final, 0))
+            write(tmp)
+            report = verify(load_replay(tmp))
+            if not report.ok:
+                sys.exit(f"{name}: the new recording does not verify: {report.as_json()}")
+            done[-1] = (tmp, final, report.total)
+        for tmp, final, n in done:  # all recorded and verified: only now replace the old ones
+            os.replace(tmp, final)
+            print(f"wrote {final}: {n} actions, model {model}, verified")
+    finally:
+        for tmp, _, _ in done:
+            tmp.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

@@ -182,6 +182,12 @@ def play(
 
 def _resume(path: str) -> None:
     """``play --resume FILE``: continue a crashed game in the window."""
+    from warlords_sim.replay import ReplayError, check_model, load_replay
+
+    try:  # a replay of another physics model is refused before anything else
+        check_model(load_replay(path), ("2.5d",))
+    except ReplayError as e:
+        fail(e)
     if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
         fail(
             "no DISPLAY to open the window on: run it on a desktop, under "
@@ -194,7 +200,6 @@ def _resume(path: str) -> None:
     pyglet.options["vsync"] = False
     from warlords_sim.gui import app
     from warlords_sim.gui.playback import resume_game
-    from warlords_sim.replay import ReplayError
 
     try:
         controller, line = resume_game(path)

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from warlords_sim.cli._common import fail, load_board_or_fail
-from warlords_sim.replay import ReplayError, load_replay
+from warlords_sim.replay import ReplayError, check_model, load_replay
 
 __all__ = ["render"]
 
@@ -104,6 +104,10 @@ def render(
         fail(e)
     if rep.mode != "game":
         fail(f"{file}: a sandbox replay (flicks without a game) cannot be rendered")
+    try:
+        check_model(rep, ("2.5d",))  # the window's drawing steps the 2.5D World
+    except ReplayError as e:
+        fail(e)
     n = len(rep.actions)
     start = 1 if first is None else first
     end = n if last is None else last

@@ -26,6 +26,7 @@ from warlords_sim.replay import (
     sandbox_world,
     verify,
 )
+from warlords_sim.replay.model import check_model
 from warlords_sim.replay.rebuild import version_notes
 
 __all__ = ["open_sandbox_recorder", "record_flick", "replay"]
@@ -47,7 +48,10 @@ settled state after each one. Exit status 0: all match; 1: an action
 diverges (named, with the dice that differ and by how much); 2: the file
 is bad (one line naming the file, line and field). A replay recorded with
 other package, pymunk or Python versions or on another platform says so
-first; a board whose SHA-256 differs is an error unless --force.
+first; a board whose SHA-256 differs is an error unless --force. A replay
+made with another physics model version (or before replays recorded it) is
+refused, exit status 2, before anything is simulated, as are watching,
+rendering, resuming and branching it: its digests could not match.
 
 \b
 --until N --branch NEW writes actions 1..N to NEW and, with --bots,
@@ -147,6 +151,10 @@ def _watch(rep: Replay, board: Board | None, force: bool, until: int | None) -> 
     n = len(rep.actions)
     if until is not None and until > n:
         fail(f"--until {until} is out of range: the replay has {n} actions")
+    try:
+        check_model(rep, ("2.5d",))  # the window steps the 2.5D World
+    except ReplayError as e:
+        fail(e)
     for w in rep.warnings:
         click.echo(f"warning: {w}", err=True)
     if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
@@ -182,6 +190,10 @@ def _watch(rep: Replay, board: Board | None, force: bool, until: int | None) -> 
 def _verify(
     rep: Replay, board: Board | None, force: bool, until: int | None, as_json: bool
 ) -> None:
+    try:
+        check_model(rep)  # before anything is printed or simulated
+    except ReplayError as e:
+        fail(e)
     notes = version_notes(rep)
     if notes and not as_json:
         click.echo(

@@ -22,6 +22,7 @@ from warlords_sim.gui.controller import GameController, Phase
 from warlords_sim.replay.errors import ReplayError
 from warlords_sim.replay.format import ActionLine
 from warlords_sim.replay.loader import Replay, to_action
+from warlords_sim.replay.model import check_model
 from warlords_sim.replay.rebuild import board_for, config_for
 from warlords_sim.replay.sandbox import SandboxFlick
 from warlords_sim.replay.snapshot import digest_of
@@ -62,7 +63,9 @@ class ReplayController(GameController):
         auto_continue: seconds the end-of-round screen stays at speed 1.
 
     Raises:
-        ReplayError: a sandbox replay, a board that cannot be loaded or differs.
+        ReplayError: a sandbox replay, another physics model or engine than
+            this build's 2.5D model (:func:`~warlords_sim.replay.model.check_model`),
+            a board that cannot be loaded or differs.
     """
 
     def __init__(
@@ -79,6 +82,7 @@ class ReplayController(GameController):
                 f"{replay.path}: a sandbox replay (flicks without a game) cannot be watched "
                 "or rendered; check it with 'warlords-sim replay FILE --verify'"
             )
+        check_model(replay, ("2.5d",))  # the window steps the 2.5D World
         the_board, warning = board_for(replay, board, force)
         config = config_for(replay, the_board)
         self.replay = replay
@@ -255,7 +259,8 @@ def resume_game(
         (the controller, a line saying where the game resumes).
 
     Raises:
-        ReplayError: a bad or finished replay, a sandbox one, an unknown bot,
+        ReplayError: a bad or finished replay, a sandbox one, another physics
+            model or engine than this build's 2.5D model, an unknown bot,
             a divergence (unless ``force``), a file that cannot be written.
     """
     from warlords_sim.bots import make_bot
@@ -271,6 +276,7 @@ def resume_game(
             f"{replay.path}: the game is finished (it has a result line); "
             "watch it with 'warlords-sim replay FILE' or branch from it with --branch"
         )
+    check_model(replay, ("2.5d",))  # the window steps the 2.5D World
     h = replay.header
     skill = h.skill if h.skill is not None else 0.7
     try:

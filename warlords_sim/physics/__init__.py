@@ -1,7 +1,9 @@
 """The physics layer: a pymunk world of the board and 2.5D dice.
 
 Public API: :class:`World`, the value objects of :mod:`.types`, and the
-constants :data:`TIMESTEP` and :data:`MAX_FLICK_SPEED`. Never imports pyglet
+constants :data:`TIMESTEP`, :data:`MAX_FLICK_SPEED` and :data:`MODEL_VERSION`
+(the model's version, recorded in replays; bump it whenever what is
+simulated changes, see :mod:`.version`). Never imports pyglet
 or the rules.
 """
 
@@ -16,11 +18,13 @@ from warlords_sim.physics.types import (
     Region,
     RegionKind,
 )
+from warlords_sim.physics.version import MODEL_VERSION
 from warlords_sim.physics.world import MAX_FLICK_SPEED, MAX_FLICK_SPIN, TIMESTEP, World, WorldError
 
 __all__ = [
     "MAX_FLICK_SPEED",
     "MAX_FLICK_SPIN",
+    "MODEL_VERSION",
     "TIMESTEP",
     "DiePose",
     "Event",

@@ -11,12 +11,16 @@ The file format (JSON Lines) is documented in ``docs/replay-format.md``::
 
     rep = load_replay("game.jsonl")      # checked; a cut-off last line is dropped
     game = rebuild(rep).game             # the game after the valid prefix
+
+Re-simulating (rebuild, verify, resume, branch, the window) refuses a replay
+of another physics model version (:mod:`warlords_sim.replay.model`).
 """
 
 from warlords_sim.replay.branch import branch, play_on, resume
 from warlords_sim.replay.errors import ReplayError
-from warlords_sim.replay.format import FORMAT, VERSION, Header
+from warlords_sim.replay.format import FORMAT, READS, VERSION, Header, PhysicsRef
 from warlords_sim.replay.loader import Replay, load_replay, to_action
+from warlords_sim.replay.model import ModelMismatch, check_model, current_physics
 from warlords_sim.replay.rebuild import (
     DieDiff,
     Divergence,
@@ -31,10 +35,13 @@ from warlords_sim.replay.verify import VerifyReport, verify
 
 __all__ = [
     "FORMAT",
+    "READS",
     "VERSION",
     "DieDiff",
     "Divergence",
     "Header",
+    "ModelMismatch",
+    "PhysicsRef",
     "Rebuilt",
     "Recorder",
     "Replay",
@@ -45,6 +52,8 @@ __all__ = [
     "VerifyReport",
     "apply_sandbox",
     "branch",
+    "check_model",
+    "current_physics",
     "load_replay",
     "play_on",
     "rebuild",

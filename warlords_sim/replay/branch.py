@@ -115,6 +115,7 @@ def branch(
         skill=skill,
         sandbox=h.sandbox,
         branch_of=BranchOf(file=str(replay.path), until=until),
+        engine=h.physics.engine if h.physics is not None else "2.5d",
     )
     with rec:
         for line, digest in zip(replay.actions[:until], rebuilt.digests, strict=True):

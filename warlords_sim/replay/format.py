@@ -19,6 +19,7 @@ from warlords_sim.rules.house_rules import HouseRules
 
 __all__ = [
     "FORMAT",
+    "READS",
     "VERSION",
     "ActionLine",
     "ActionRec",
@@ -28,6 +29,7 @@ __all__ = [
     "DeclineRec",
     "DieRec",
     "Header",
+    "PhysicsRef",
     "ResultLine",
     "RingPinMoveRec",
     "SandboxFlickRec",
@@ -42,8 +44,13 @@ __all__ = [
 
 #: The format name every header carries.
 FORMAT = "warlords-replay"
-#: The format version this code writes and reads.
-VERSION = 1
+#: The format version this code writes. Version 2 added the header field
+#: ``physics`` (engine and model version); version 1 had none.
+VERSION = 2
+#: The format versions this code reads. A version-1 file loads (its lines can
+#: be read and shown) but is never re-simulated: it does not say which physics
+#: model made it (see :mod:`warlords_sim.replay.model`).
+READS = (1, 2)
 
 Digest = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
 Vec = tuple[float, float]
@@ -76,6 +83,16 @@ def current_versions() -> Versions:
     )
 
 
+class PhysicsRef(_S):
+    """The physics that recorded the file: the engine (``"2.5d"`` or
+    ``"reference"``, :data:`warlords_sim.rules.physics_port.ENGINES`) and its
+    model version (``warlords_sim.physics.MODEL_VERSION``, or the reference
+    package's ``MODEL_VERSION``), e.g. ``PhysicsRef(engine="2.5d", model="2.5d-2")``."""
+
+    engine: str
+    model: str
+
+
 class BoardRef(_S):
     """The board: its name, the file it was loaded from, the SHA-256 of its bytes."""
 
@@ -99,10 +116,11 @@ class BranchOf(_S):
     until: int
 
 
-class Header(_S, tag="header", tag_field="kind"):
+class Header(_S, tag="header", tag_field="kind", kw_only=True):
     format: str
     version: int
     versions: Versions
+    physics: PhysicsRef | None = None  # required from format version 2 on
     created: str
     mode: Literal["game", "sandbox"]
     board: BoardRef

@@ -18,11 +18,12 @@ from typing import Any
 
 import msgspec
 
+from warlords_sim.physics import MODEL_VERSION
 from warlords_sim.replay.errors import ReplayError
 from warlords_sim.replay.format import (
     FORMAT,
     GAME_ACTIONS,
-    VERSION,
+    READS,
     ActionLine,
     ActionRec,
     Header,
@@ -31,6 +32,7 @@ from warlords_sim.replay.format import (
 )
 from warlords_sim.replay.sandbox import SandboxFlick
 from warlords_sim.rules.actions import Action, action_from_dict
+from warlords_sim.rules.physics_port import ENGINES
 
 __all__ = ["Replay", "load_replay", "to_action"]
 
@@ -132,6 +134,10 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
             last line cut off), a wrong format name, an unknown version, a
             missing or mistyped field, a NaN or infinite number, lines out of
             order; the message names the file, line and field.
+
+    A replay of another physics model version (or of none: format version 1)
+    loads: its lines can be read and shown. Re-simulating it is refused by
+    :func:`warlords_sim.replay.model.check_model`.
     """
     p = Path(path)
     try:
@@ -190,10 +196,11 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
                         f"field `format`: expected {FORMAT!r} (not a Warlords replay?), "
                         f"got {obj.get('format')!r}"
                     )
-                if obj.get("version") != VERSION or isinstance(obj.get("version"), bool):
+                version = obj.get("version")
+                if version not in READS or isinstance(version, bool):
                     raise err(
-                        f"field `version`: unknown version {obj.get('version')!r}; "
-                        f"this warlords-sim reads version {VERSION}"
+                        f"field `version`: unknown version {version!r}; this warlords-sim "
+                        f"reads versions {', '.join(map(str, READS))}"
                     )
                 header = msgspec.convert(obj, Header)
                 _check_header(header, err)
@@ -222,6 +229,23 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
 
 
 def _check_header(h: Header, err: Any) -> None:
+    if h.physics is None and h.version >= 2:
+        raise err(
+            f"missing field `physics` (format version {h.version} records the physics engine "
+            f'and model version, e.g. {{"engine": "2.5d", "model": "{MODEL_VERSION}"}})'
+        )
+    if h.physics is not None:
+        if h.version < 2:
+            raise err(f"field `physics`: not part of format version {h.version} (expected 2)")
+        if h.physics.engine not in ENGINES:
+            raise err(
+                f"field `physics.engine`: expected one of {', '.join(map(repr, ENGINES))}, "
+                f"got {h.physics.engine!r}"
+            )
+        if not h.physics.model.strip():
+            raise err(
+                f"field `physics.model`: expected a model version, e.g. {MODEL_VERSION!r}, got ''"
+            )
     if h.mode == "game":
         if not 2 <= h.players <= 4:
             raise err(f"field `players`: expected 2, 3 or 4, got {h.players}")

@@ -19,12 +19,14 @@ from warlords_sim.physics import FlickError, World, WorldError
 from warlords_sim.replay.errors import ReplayError
 from warlords_sim.replay.format import ActionLine, DieRec, current_versions
 from warlords_sim.replay.loader import Replay, to_action
+from warlords_sim.replay.model import check_model
 from warlords_sim.replay.sandbox import SandboxFlick, apply_sandbox, sandbox_world
 from warlords_sim.replay.snapshot import Snapshot, digest_of, snapshot
 from warlords_sim.rules.engine import Game
 from warlords_sim.rules.errors import IllegalActionError
 from warlords_sim.rules.game import GameConfig
 from warlords_sim.rules.house_rules import HouseRules
+from warlords_sim.rules.physics_port import ENGINES, make_world
 
 __all__ = [
     "DieDiff",
@@ -199,6 +201,12 @@ class Replayer:
             (and its choice is dropped) before each of its player's
             recorded actions, so its random generator stands where it stood
             when the game was recorded; needed to continue the game with bots.
+
+    Raises:
+        ModelMismatch: the replay was made with another physics model or
+            engine (:func:`~warlords_sim.replay.model.check_model`), checked
+            before anything else.
+        ReplayError: the board cannot be loaded or differs (unless ``force``).
     """
 
     def __init__(
@@ -210,12 +218,14 @@ class Replayer:
         policies: Sequence[Policy | None] | None = None,
     ) -> None:
         self.replay = replay
+        # the sandbox world is the 2.5D World
+        physics = check_model(replay, ENGINES if replay.mode == "game" else ("2.5d",))
         self.board, self.board_warning = board_for(replay, board, force)
         h = replay.header
         self.game: Game | None = None
         self.world: World | None = None
         if h.mode == "game":
-            self.game = Game(config_for(replay, self.board))
+            self.game = Game(config_for(replay, self.board), make_world(self.board, physics.engine))
         else:
             assert h.sandbox is not None
             self.world = sandbox_world(self.board, h.sandbox)
@@ -335,6 +345,7 @@ def rebuild(
     the game exactly as they would have.
 
     Raises:
+        ModelMismatch: made with another physics model (nothing is simulated).
         ReplayError: ``until`` out of range, the board differs, an action is refused.
         ReplayDivergence: a digest differs (unless ``force``: then
             ``Rebuilt.divergence`` holds the first one).

@@ -38,6 +38,7 @@ from warlords_sim.replay.format import (
     SandboxSetup,
     current_versions,
 )
+from warlords_sim.replay.model import current_physics
 from warlords_sim.replay.sandbox import SandboxFlick, sandbox_setup
 from warlords_sim.replay.snapshot import (
     Snapshot,
@@ -85,11 +86,14 @@ def make_header(
     skill: float | None = None,
     sandbox: SandboxSetup | None = None,
     branch_of: BranchOf | None = None,
+    engine: str = "2.5d",
 ) -> Header:
-    """The header of a new replay of ``config`` (a :class:`Board` for a sandbox).
+    """The header of a new replay of ``config`` (a :class:`Board` for a sandbox),
+    played on physics ``engine`` (its model version is recorded with it).
 
     Raises:
-        ReplayError: a mode that does not fit ``config``, or not one bot name per player.
+        ReplayError: a mode that does not fit ``config``, not one bot name per
+            player, an unknown or unavailable engine.
     """
     if mode not in ("game", "sandbox"):
         raise ReplayError(f"replay mode must be 'game' or 'sandbox', got {mode!r}")
@@ -112,6 +116,7 @@ def make_header(
         format=FORMAT,
         version=VERSION,
         versions=current_versions(),
+        physics=current_physics(engine),
         created=now,
         mode="sandbox" if mode == "sandbox" else "game",
         board=BoardRef(name=board.name, file=_board_file(board), sha256=board.sha256),
@@ -165,6 +170,7 @@ class Recorder:
         skill: float | None = None,
         sandbox: SandboxSetup | None = None,
         branch_of: BranchOf | None = None,
+        engine: str = "2.5d",
     ) -> Recorder:
         """Start a new replay at ``path`` and write its header line.
 
@@ -175,9 +181,12 @@ class Recorder:
             force: overwrite an existing file (otherwise it is never touched).
             skill: the bots' skill, if any.
             sandbox: the sandbox world's set-up (default: the ``flick`` command's).
+            engine: the physics engine the game runs on (``"2.5d"`` or
+                ``"reference"``); the header records it with its model version.
 
         Raises:
-            ReplayError: ``path`` exists (and not ``force``) or cannot be written.
+            ReplayError: ``path`` exists (and not ``force``) or cannot be
+                written; an unknown or unavailable engine.
         """
         header = make_header(
             config,
@@ -187,6 +196,7 @@ class Recorder:
             skill=skill,
             sandbox=sandbox,
             branch_of=branch_of,
+            engine=engine,
         )
         p = Path(path)
         try:

@@ -58,6 +58,7 @@ def verify(
     stops at the first divergence.
 
     Raises:
+        ModelMismatch: made with another physics model (nothing is simulated).
         ReplayError: the board differs (unless ``force``), an action is refused.
     """
     rep = VerifyReport(str(replay.path), version_notes(replay), list(replay.warnings))

@@ -1,0 +1,69 @@
+"""The 2.5D model's version changes whenever its results do (issue 9, item 8).
+
+Replays refuse to re-simulate a replay of another
+:data:`warlords_sim.physics.MODEL_VERSION`, so the version must change with
+every change of what is simulated; otherwise old replays of the "same"
+version would diverge. This test keeps one fingerprint per model version:
+the digest of the world after a fixed sequence of flicks (a table slide,
+launches from a high and a low crenelation, a slide into another die, a
+siege-engine shot; the flicks of ``examples/replays/sandbox-flicks.jsonl``).
+Digests are bitwise reproducible only with the same pymunk on the same
+platform (docs/replay-format.md), as the example replays are.
+
+When it fails after a deliberate change of the physics: bump MODEL_VERSION
+(``warlords_sim/physics/version.py``, with a line of history), add the new
+version's fingerprint below (keep the old ones), and re-record the example
+replays (``python examples/replays/record_examples.py --force``).
+"""
+
+from __future__ import annotations
+
+from warlords_sim.board import Crenelation, load_board
+from warlords_sim.physics import MODEL_VERSION, LaunchKind, World
+from warlords_sim.replay import SandboxFlick, apply_sandbox, sandbox_setup, sandbox_world
+
+#: model version -> digest of the world after the flicks of :func:`fingerprint`
+FINGERPRINTS = {
+    "2.5d-2": "61cf0c1300a0b17d2e21e7a207f4175eadf927932c6977c07f394a12102061e9",
+}
+
+
+def fingerprint() -> str:
+    board = load_board("standard")
+    world: World = sandbox_world(board, sandbox_setup(board))
+    high = board.launch_spot(0, 2, Crenelation.HIGH)
+    low = board.launch_spot(1, 1, Crenelation.LOW)
+    flicks = [
+        SandboxFlick(0, (0.0, 620.0), 0.0, LaunchKind.TABLE, face=1, add_at=(0.0, -120.0)),
+        SandboxFlick(1, (15.0, 880.0), 2.0, LaunchKind.HIGH, (high.x, high.y), high.height_mm, 5),
+        SandboxFlick(2, (950.0, -40.0), -1.5, LaunchKind.LOW, (low.x, low.y), low.height_mm, 3),
+        SandboxFlick(3, (60.0, 1000.0), 0.0, LaunchKind.TABLE, face=6, add_at=(-40.0, -130.0)),
+    ]
+    for f in flicks:
+        apply_sandbox(world, f)
+    pose = world.pose(3)
+    ex, ey = world.free_spot_near(pose.x, pose.y, board.siege_engine.width_mm, exclude_die=3)
+    off = board.siege_engine.width_mm / 2.0 + board.die.size_mm / 2.0 + 0.5
+    start = (ex - off * 0.919145, ey - off * 0.393919)
+    height = board.siege_engine.launch_height_mm
+    shot = SandboxFlick(
+        3, (-700.0, -300.0), 0.5, LaunchKind.SIEGE, start, height, siege_engine=(ex, ey)
+    )
+    apply_sandbox(world, shot)
+    return world.digest()
+
+
+def test_the_model_version_changes_with_the_models_results() -> None:
+    got = fingerprint()
+    assert MODEL_VERSION in FINGERPRINTS, (
+        f"MODEL_VERSION {MODEL_VERSION} has no fingerprint: add {MODEL_VERSION!r}: {got!r}"
+    )
+    assert got == FINGERPRINTS[MODEL_VERSION], (
+        f"the 2.5D model's results changed but MODEL_VERSION is still {MODEL_VERSION}: "
+        f"bump it, add its fingerprint {got!r} here and re-record the example replays "
+        "(see this module's docstring)"
+    )
+
+
+def test_each_model_version_has_its_own_fingerprint() -> None:
+    assert len(set(FINGERPRINTS.values())) == len(FINGERPRINTS)

@@ -1,0 +1,30 @@
+"""The version of the 2.5D physics model, recorded in every replay.
+
+:data:`MODEL_VERSION` names what this layer simulates. Bump it (``"2.5d-3"``,
+``"2.5d-4"``, ...) in the same commit as any change that alters what is
+simulated, i.e. whenever the same inputs (board, flick, world) settle to a
+different :meth:`~warlords_sim.physics.World.digest`: a parameter, a model
+(flight, impact, tumble, support, ledge), the timestep, settling, regions.
+A refactor that leaves every digest bit-identical keeps it.
+
+Replays record it (``docs/replay-format.md``, header field ``physics``) and
+refuse to re-simulate a replay made with another model version: its digests
+could not match. ``tests/test_model_version.py`` holds a fingerprint (the
+digest of a fixed set of flicks) per model version and fails when the
+digests change while the version does not.
+
+History:
+    ``2.5d-1``: the model before issue 9 (never recorded in replays).
+    ``2.5d-2``: a die sliding off a ledge as constrained edge motion
+    (``physics/ledge.py``, issue 9); the first version replays record.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ENGINE", "MODEL_VERSION"]
+
+#: The engine name of this model in replays and on the command line
+#: (see :data:`warlords_sim.rules.physics_port.ENGINES`).
+ENGINE = "2.5d"
+#: The version of the 2.5D model (see the module docstring for when to bump it).
+MODEL_VERSION = "2.5d-2"
