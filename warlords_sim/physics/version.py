@@ -17,6 +17,11 @@ History:
     ``2.5d-1``: the model before issue 9 (never recorded in replays).
     ``2.5d-2``: a die sliding off a ledge as constrained edge motion
     (``physics/ledge.py``, issue 9); the first version replays record.
+    ``2.5d-3``: issue 9's revision: restitution 0.5 for every die-on-wood
+    contact (was 0.8 table, 0.6 walls and pins); the overhang starts with
+    the centre over the edge and a die that stops sliding pivots; a contact
+    sliding as an impact begins sticks only if kinetic friction stops it;
+    blows at or above a grounded die's centre height never trip it.
 """
 
 from __future__ import annotations
@@ -27,4 +32,4 @@ __all__ = ["ENGINE", "MODEL_VERSION"]
 #: (see :data:`warlords_sim.rules.physics_port.ENGINES`).
 ENGINE = "2.5d"
 #: The version of the 2.5D model (see the module docstring for when to bump it).
-MODEL_VERSION = "2.5d-2"
+MODEL_VERSION = "2.5d-3"

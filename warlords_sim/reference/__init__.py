@@ -23,4 +23,15 @@ except ImportError as e:  # pragma: no cover - depends on the installation
 from warlords_sim.reference.calibrate import CalibrationError, ContactDamping, calibrate_board
 from warlords_sim.reference.world import TIMESTEP, ReferenceWorld
 
-__all__ = ["TIMESTEP", "CalibrationError", "ContactDamping", "ReferenceWorld", "calibrate_board"]
+#: Version of the reference model, recorded in replays made on it (bump it
+#: whenever the same inputs settle differently; see physics/version.py).
+MODEL_VERSION = "reference-1"
+
+__all__ = [
+    "MODEL_VERSION",
+    "TIMESTEP",
+    "CalibrationError",
+    "ContactDamping",
+    "ReferenceWorld",
+    "calibrate_board",
+]
