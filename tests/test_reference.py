@@ -294,3 +294,19 @@ def test_cuboid_tosses_land_square_face_up_as_measured(ratio: float, measured: f
     n = 60
     p = square_face_share([toss(setup, rng) for _ in range(n)])
     assert abs(p - measured) <= 0.05 + 3.0 * math.sqrt(measured * (1 - measured) / n)
+
+
+def test_without_mujoco_the_cli_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    for name in [m for m in sys.modules if m.startswith("warlords_sim.reference")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "mujoco", None)  # import mujoco -> ImportError
+    res = CliRunner().invoke(
+        main, ["flick", "--at", "0,-120", "--velocity", "300,0", "--engine", "reference"]
+    )
+    assert res.exit_code == 2
+    assert res.output.strip().splitlines() == [
+        "warlords-sim: error: the reference engine needs MuJoCo: "
+        "pip install 'warlords-sim[reference]'"
+    ]
