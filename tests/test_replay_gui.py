@@ -147,7 +147,7 @@ def test_watch_pauses_steps_one_action_and_changes_speed(watch: Any) -> None:
         c.tick(0.1)
     assert c.done == 0 and c.phase.value == "bot"
     w.draw_frame()
-    assert w.hud.prompt.label.text == "before action 1 of 122"
+    assert w.hud.prompt.label.text == "before action 1 of 110"
     # Right: action 1 animates frame by frame, then playback pauses again
     w.on_key_press(RIGHT, 0)
     assert c.phase.value == "flicking" and not c.paused
@@ -162,7 +162,7 @@ def test_watch_pauses_steps_one_action_and_changes_speed(watch: Any) -> None:
     assert c.done == 1 and c.paused and c.diverged == []
     w.draw_frame()
     line1 = load_replay(GAME_2P).actions[0]
-    assert w.hud.prompt.label.text == f"action 1 of 122: {line1.summary}"
+    assert w.hud.prompt.label.text == f"action 1 of 110: {line1.summary}"
     assert "paused" in w.hud.status.label.text
     c.tick(5.0)
     assert c.done == 1
@@ -170,7 +170,7 @@ def test_watch_pauses_steps_one_action_and_changes_speed(watch: Any) -> None:
     w.on_key_press(RIGHT, 0)
     c.tick(1 / 60)
     w.draw_frame()
-    assert w.hud.prompt.label.text.startswith("action 2 of 122: P0 supply flick")
+    assert w.hud.prompt.label.text.startswith("action 2 of 110: P0 supply flick")
     w.on_key_press(RIGHT, 0)
     assert c.done == 2 and c.paused and c.phase.value == "bot"
     # + and - step through the speeds; Space plays on
