@@ -28,23 +28,7 @@ def test_the_examples_cover_2_3_4_players_both_walls_and_a_sandbox() -> None:
     assert any(h.mode == "sandbox" for h in headers)
 
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        pytest.param(
-            f,
-            marks=pytest.mark.xfail(
-                strict=False,
-                reason="open (issue 9): game-3p-wall1 verifies from the CLI "
-                "('warlords-sim replay --verify') but diverges in this test process",
-            ),
-        )
-        if f.name == "game-3p-wall1.jsonl"
-        else f
-        for f in FILES
-    ],
-    ids=[f.name for f in FILES],
-)
+@pytest.mark.parametrize("path", FILES, ids=[f.name for f in FILES])
 def test_example_verifies(path: Path) -> None:
     rep = load_replay(path)
     assert rep.result is not None and not rep.truncated
