@@ -180,6 +180,7 @@ def run_trials(
     seat_area: tuple[int, int] | None = None,
     velocity: tuple[float, float],
     spin: float = 0.0,
+    strike: float = 0.0,
     launch: LaunchKind = LaunchKind.TABLE,
     face: int = 1,
     seed: int = 0,
@@ -240,6 +241,7 @@ def run_trials(
             launch,
             None if launch is LaunchKind.TABLE else start,
             height,
+            strike,
         )
         res = world.flick(fl, face=face)
         result = _trial(i, seed + i, v, res)
@@ -343,6 +345,14 @@ noisy inputs and JSON fields, about a tenth of a second of CPU per flick.
 @click.option("--velocity", required=True, metavar="VX,VY", help="Flick velocity, mm/s.")
 @click.option("--spin", default=0.0, show_default=True, type=float, help="Yaw rate, rad/s (ccw).")
 @click.option(
+    "--strike",
+    default=0.0,
+    show_default=True,
+    type=float,
+    help="Where the finger strikes, mm above the die's centre (-8..8 for a 16 mm die): "
+    "high it rolls forward as it goes, low it slides (or tips back).",
+)
+@click.option(
     "--launch",
     type=click.Choice([k.value for k in LaunchKind]),
     default=None,
@@ -388,6 +398,7 @@ def flick(
     from_: str | None,
     velocity: str,
     spin: float,
+    strike: float,
     launch: str | None,
     face: int,
     board: Board,
@@ -441,6 +452,8 @@ def flick(
         _check_writable(plot, "--plot", ".png")
     if record is not None and trials != 1:
         fail(f"--record records one flick: drop --trials {trials}")
+    if record is not None and strike != 0.0:
+        fail("--record does not record a strike height yet: drop --strike or --record")
     if record is not None and engine != "2.5d":
         fail("--record records flicks of the 2.5d engine only (replays re-simulate on it)")
     if record is not None:
@@ -454,6 +467,7 @@ def flick(
             seat_area=seat_area,
             velocity=v,
             spin=spin,
+            strike=strike,
             launch=kind,
             face=face,
             seed=seed,
@@ -477,6 +491,7 @@ def flick(
             for name, value, default in (
                 ("--engine", engine, "2.5d"),
                 ("--spin", spin, 0.0),
+                ("--strike", strike, 0.0),
                 ("--face", face, 1),
                 ("--seed", seed, 0),
                 ("--trials", trials, 1),

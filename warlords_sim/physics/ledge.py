@@ -57,7 +57,7 @@ class LedgeExit:
         speed: forward speed of the centre, mm/s.
         vz: vertical speed of the centre, mm/s (<= 0).
         tilt: forward (nose-down) tilt, rad.
-        tumble: forward tumble rate, rad/s (>= 0).
+        tumble: forward (nose-down) turning rate, rad/s (negative: nose up).
         time: seconds from the start of the overhang to leaving the ledge.
     """
 
@@ -70,7 +70,9 @@ class LedgeExit:
     time: float
 
 
-def slide_off_ledge(speed: float, size: float, gravity: float, friction: float) -> LedgeExit:
+def slide_off_ledge(
+    speed: float, size: float, gravity: float, friction: float, tumble: float = 0.0
+) -> LedgeExit:
     """The die leaving a ledge it slides off at ``speed`` mm/s.
 
     Args:
@@ -78,6 +80,8 @@ def slide_off_ledge(speed: float, size: float, gravity: float, friction: float) 
             begins, mm/s (> 0).
         size: die edge a, mm. gravity: mm/s^2.
         friction: kinetic friction coefficient between die and ledge.
+        tumble: forward (nose-down) turning rate at the start, rad/s (a
+            finger striking above the centre, :mod:`~warlords_sim.physics.strike`).
 
     Returns:
         The :class:`LedgeExit`. Integrated with semi-implicit Euler steps of
@@ -93,6 +97,8 @@ def slide_off_ledge(speed: float, size: float, gravity: float, friction: float) 
             raise ValueError(f"slide_off_ledge: {name} must be a positive number, got {value}")
     if not (math.isfinite(friction) and 0.0 <= friction <= 1.0):
         raise ValueError(f"slide_off_ledge: friction must be in [0, 1], got {friction}")
+    if not math.isfinite(tumble):
+        raise ValueError(f"slide_off_ledge: tumble must be a finite number, got {tumble}")
     a = size
     h = a / 2.0
     inv_m = 1.0  # per unit mass: every force below is divided by m
@@ -101,7 +107,8 @@ def slide_off_ledge(speed: float, size: float, gravity: float, friction: float) 
     s = 0.0  # the centre is over the edge (the shared launch convention)
     z = h
     vs, vz = speed, 0.0
-    th = w = 0.0
+    th = 0.0
+    w = tumble
     t = 0.0
     dt = min(5e-5, a / (100.0 * speed))
     slow = 1e-3 * speed  # below this the contact is taken as not sliding
@@ -161,6 +168,6 @@ def slide_off_ledge(speed: float, size: float, gravity: float, friction: float) 
         speed=vs,
         vz=min(vz, 0.0),
         tilt=th,
-        tumble=max(w, 0.0),
+        tumble=w,
         time=t,
     )

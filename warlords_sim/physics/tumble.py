@@ -42,6 +42,7 @@ from numpy.typing import NDArray
 
 from warlords_sim.physics.ledge import LEDGE_GAP_MM, slide_off_ledge
 from warlords_sim.physics.orientation import face_up, rotation_about, rotation_z, snap_flat
+from warlords_sim.physics.strike import free_strike
 
 __all__ = [
     "Roll",
@@ -120,18 +121,22 @@ def ledge_launch(
     size: float,
     gravity: float,
     friction: float,
+    strike: float = 0.0,
 ) -> LedgeLaunch:
     """A die flicked at (vx, vy) mm/s with yaw rate ``spin`` (rad/s) and world
     orientation ``r`` slides off a ledge whose edge runs across the flick
     direction (:func:`~warlords_sim.physics.ledge.slide_off_ledge`, kinetic
-    ``friction`` between die and ledge). A flick of no speed at all is a die
-    let go where it is: it falls straight, untilted.
+    ``friction`` between die and ledge), struck ``strike`` mm above its
+    centre (:func:`~warlords_sim.physics.strike.free_strike`: its centre is
+    over the edge, so no bottom edge is pressed into the ledge). A flick of
+    no speed at all is a die let go where it is: it falls straight, untilted.
     """
     speed = math.hypot(vx, vy)
     if speed == 0.0:
         return LedgeLaunch(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, np.asarray(r), np.array([0.0, 0.0, spin]))
     ux, uy = (vx / speed, vy / speed) if speed > 0.0 else (0.0, 1.0)
-    ex = slide_off_ledge(max(speed, MIN_LEDGE_SPEED), size, gravity, friction)
+    pitch = free_strike(speed, strike, size).pitch
+    ex = slide_off_ledge(max(speed, MIN_LEDGE_SPEED), size, gravity, friction, tumble=pitch)
     shift = ex.forward_mm - size / 2.0 - LEDGE_GAP_MM
     # tumble forward: about z x u, the ledge's edge
     axis = np.array([-uy, ux, 0.0])

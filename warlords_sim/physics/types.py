@@ -59,6 +59,11 @@ class Flick:
             flick's direction (the die leaves the engine's top there).
         height_mm: height of the die's bottom face at the start (crenelation
             or engine height); ignored (0) for TABLE.
+        strike_mm: where the finger strikes the die's trailing face, mm
+            above its centre (-a/2 .. a/2, default 0: at the centre). High it
+            turns the die forward as it goes, low it slides
+            (:mod:`~warlords_sim.physics.strike`); ``velocity`` is then the
+            impulse per unit mass.
     """
 
     die: int
@@ -67,6 +72,7 @@ class Flick:
     launch: LaunchKind = LaunchKind.TABLE
     start: tuple[float, float] | None = None
     height_mm: float = 0.0
+    strike_mm: float = 0.0
 
     def __post_init__(self) -> None:
         if not isinstance(self.launch, LaunchKind):

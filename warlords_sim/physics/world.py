@@ -54,6 +54,7 @@ from numpy.typing import NDArray
 
 from warlords_sim.board import Board, Wall
 from warlords_sim.physics import tumble
+from warlords_sim.physics.checks import MAX_FLICK_SPEED, MAX_FLICK_SPIN, validate_flick
 from warlords_sim.physics.flight import DIE_BIT, HeightBands, InFlight, plan_flight
 from warlords_sim.physics.impact import (
     BlowResponse,
@@ -69,13 +70,13 @@ from warlords_sim.physics.orientation import (
     with_face_up,
 )
 from warlords_sim.physics.regions import classify
+from warlords_sim.physics.strike import strike_on_surface
 from warlords_sim.physics.support import Support
 from warlords_sim.physics.types import (
     DiePose,
     Event,
     EventKind,
     Flick,
-    FlickError,
     FlickResult,
     LaunchKind,
 )
@@ -84,11 +85,6 @@ __all__ = ["MAX_FLICK_SPEED", "MAX_FLICK_SPIN", "TIMESTEP", "World", "WorldError
 
 #: Physics timestep, s.
 TIMESTEP = 1.0 / 240.0
-#: Largest flick speed accepted, mm/s (see the module docstring for why).
-MAX_FLICK_SPEED = 2000.0
-#: Largest flick spin accepted, rad/s (about 30 turns a second; a finger
-#: gives far less, and a faster die would turn more than 45 degrees a step).
-MAX_FLICK_SPIN = 200.0
 #: A grounded die slower than this (mm/s and rad/s) is at rest.
 REST_SPEED = 0.5
 REST_SPIN = 0.01
@@ -1008,42 +1004,12 @@ class World:
     # ---------------------------------------------------------------- flicks
 
     def validate(self, flick: Flick) -> None:
-        """Check a flick's inputs.
+        """Check a flick's inputs (:func:`~warlords_sim.physics.checks.validate_flick`).
 
         Raises:
-            FlickError: a NaN or infinite number, a speed over
-                :data:`MAX_FLICK_SPEED`, a start off the board, a TABLE flick
-                of a die not in the world, a height below zero.
+            FlickError: see there.
         """
-        vx, vy = flick.velocity
-        for name, v in (("velocity x", vx), ("velocity y", vy), ("spin", flick.spin)):
-            if not math.isfinite(v):
-                raise FlickError(f"flick {name} must be a finite number, got {v}")
-        if flick.speed > MAX_FLICK_SPEED * (1.0 + 1e-12):  # a unit vector times the max is fine
-            raise FlickError(
-                f"flick speed {flick.speed:.10g} mm/s is over the maximum of "
-                f"{MAX_FLICK_SPEED:.0f} mm/s"
-            )
-        if abs(flick.spin) > MAX_FLICK_SPIN:
-            raise FlickError(
-                f"flick spin {flick.spin:.10g} rad/s is over the maximum of "
-                f"{MAX_FLICK_SPIN:.0f} rad/s"
-            )
-        if not math.isfinite(flick.height_mm) or flick.height_mm < 0:
-            raise FlickError(f"launch height must be >= 0 mm, got {flick.height_mm}")
-        if flick.start is not None:
-            sx, sy = flick.start
-            if not (math.isfinite(sx) and math.isfinite(sy)):
-                raise FlickError(f"flick start must be finite numbers, got {flick.start}")
-            if not self.board.on_board(sx, sy):
-                h = self.board.half_size_mm
-                raise FlickError(
-                    f"flick start ({sx:g}, {sy:g}) mm is off the board (|x|, |y| <= {h:g} mm)"
-                )
-        if flick.launch is LaunchKind.TABLE and flick.die not in self._dice:
-            raise FlickError(f"no die {flick.die} on the board to flick")
-        if flick.launch is not LaunchKind.TABLE and flick.start is None:
-            raise FlickError(f"a {flick.launch.value} flick needs a start point")
+        validate_flick(flick, self.board, flick.die in self._dice)
 
     def begin_flick(self, flick: Flick, face: int | None = None) -> int:
         """Launch a flick; step with :meth:`step` until :attr:`settled`.
@@ -1074,7 +1040,20 @@ class World:
         initial = self.face(flick.die)
         vx, vy = flick.velocity
         spin = flick.spin
-        if flick.launch is LaunchKind.TABLE:
+        struck = None
+        if flick.launch is LaunchKind.TABLE and flick.strike_mm != 0.0 and flick.speed > 0.0:
+            # struck above or below its centre: the die turns over the bottom
+            # edge the blow presses into the table (physics/strike.py)
+            spec = self.board.die
+            struck = strike_on_surface(
+                flick.speed,
+                flick.strike_mm,
+                self._size,
+                spec.table_friction,
+                spec.table_static_friction,
+            )
+            vx, vy = vx / flick.speed * struck.forward, vy / flick.speed * struck.forward
+        elif flick.launch is LaunchKind.TABLE:
             # pymunk moves a body with its velocity before friction acts in a
             # step, so velocities act as mid-step values: start the die at its
             # velocity half a step into the slide (v - mu g dt / 2), which makes
@@ -1098,6 +1077,14 @@ class World:
                 initial,
             )
         )
+        if struck is not None and struck.pitch != 0.0:
+            # pitching over the pressed bottom edge: it rolls over as many
+            # edges as the turn carries it (forward for a high strike, back
+            # over its trailing edge for a low one), as an edge catch does,
+            # then slides on at the strike's forward speed
+            ux, uy = flick.velocity[0] / flick.speed, flick.velocity[1] / flick.speed
+            sign = 1.0 if struck.pitch > 0.0 else -1.0
+            self._roll(d, sign * ux, sign * uy, abs(struck.pitch))
         if flick.launch is not LaunchKind.TABLE:
             # it slides off the ledge (a crenelation or the engine's top):
             # the overhang is solved in closed motion, the flight starts as
@@ -1110,6 +1097,7 @@ class World:
                 self._size,
                 self._g,
                 self.board.wall_material.friction,
+                strike=flick.strike_mm,
             )
             d.body.position = (x + off.dx, y + off.dy)
             d.body.velocity = (off.vx, off.vy)

@@ -31,7 +31,8 @@ from numpy.typing import NDArray
 
 from warlords_sim.board import Board
 from warlords_sim.physics.orientation import face_up
-from warlords_sim.physics.types import Event, EventKind, Flick
+from warlords_sim.physics.strike import free_strike, strike_on_surface
+from warlords_sim.physics.types import Event, EventKind, Flick, LaunchKind
 from warlords_sim.physics.world import WorldError
 from warlords_sim.reference.scene import Built
 from warlords_sim.reference.state import RestingDie, close, laid_flat, quat_to_mat
@@ -125,9 +126,29 @@ class FlickRun:
         k = b.dice.index(fl.die)
         s = self.before[fl.die]
         v = b.qvel[k]
-        d.qvel[v : v + 3] = [fl.velocity[0] * _MM, fl.velocity[1] * _MM, 0.0]
+        vx, vy, vz = fl.velocity[0], fl.velocity[1], 0.0
+        omega = np.array([0.0, 0.0, fl.spin])
+        if fl.strike_mm != 0.0 and fl.speed > 0.0:
+            # the finger's blow off the centre height (physics/strike.py, shared
+            # with the 2.5D world): on the table the pressed bottom edge's
+            # impulsive reaction is solved there; over a ledge's edge it is free
+            ux, uy = vx / fl.speed, vy / fl.speed
+            spec = self.board.die
+            if fl.launch is LaunchKind.TABLE:
+                hit = strike_on_surface(
+                    fl.speed,
+                    fl.strike_mm,
+                    spec.size_mm,
+                    spec.table_friction,
+                    spec.table_static_friction,
+                )
+            else:
+                hit = free_strike(fl.speed, fl.strike_mm, spec.size_mm)
+            vx, vy, vz = ux * hit.forward, uy * hit.forward, hit.up
+            omega = np.array([-uy * hit.pitch, ux * hit.pitch, fl.spin])
+        d.qvel[v : v + 3] = [vx * _MM, vy * _MM, vz * _MM]
         # a free joint's angular velocity is in the body frame
-        d.qvel[v + 3 : v + 6] = s.rotation.T @ np.array([0.0, 0.0, fl.spin])
+        d.qvel[v + 3 : v + 6] = s.rotation.T @ omega
         mujoco.mj_forward(self.model, d)
         self._moved.add(k)
         self.events.append(

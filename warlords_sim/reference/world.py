@@ -57,17 +57,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from warlords_sim.board import Board
+from warlords_sim.physics.checks import validate_flick
 from warlords_sim.physics.orientation import face_up, orientation_index, snap_flat, with_face_up
 from warlords_sim.physics.regions import classify
 from warlords_sim.physics.types import (
     DiePose,
     Event,
     Flick,
-    FlickError,
     FlickResult,
     LaunchKind,
 )
-from warlords_sim.physics.world import MAX_FLICK_SPEED, MAX_FLICK_SPIN, WorldError
+from warlords_sim.physics.world import WorldError
 from warlords_sim.reference.calibrate import CalibrationError, ContactDamping, calibrate_board
 from warlords_sim.reference.footprint import (
     Polygon,
@@ -433,44 +433,13 @@ class ReferenceWorld:
     # ------------------------------------------------------------ flicks
 
     def validate(self, flick: Flick) -> None:
-        """Check a flick's inputs (the same checks as the 2.5D world).
+        """Check a flick's inputs: the same checks as the 2.5D world
+        (:func:`~warlords_sim.physics.checks.validate_flick`).
 
         Raises:
-            FlickError: a NaN or infinite number, a speed over
-                :data:`~warlords_sim.physics.MAX_FLICK_SPEED`, a spin over
-                :data:`~warlords_sim.physics.MAX_FLICK_SPIN`, a start off
-                the board, a TABLE flick of a die not in the world, a height
-                below zero, a launch without a start point.
+            FlickError: see there.
         """
-        vx, vy = flick.velocity
-        for name, v in (("velocity x", vx), ("velocity y", vy), ("spin", flick.spin)):
-            if not math.isfinite(v):
-                raise FlickError(f"flick {name} must be a finite number, got {v}")
-        if flick.speed > MAX_FLICK_SPEED * (1.0 + 1e-12):
-            raise FlickError(
-                f"flick speed {flick.speed:.10g} mm/s is over the maximum of "
-                f"{MAX_FLICK_SPEED:.0f} mm/s"
-            )
-        if abs(flick.spin) > MAX_FLICK_SPIN:
-            raise FlickError(
-                f"flick spin {flick.spin:.10g} rad/s is over the maximum of "
-                f"{MAX_FLICK_SPIN:.0f} rad/s"
-            )
-        if not math.isfinite(flick.height_mm) or flick.height_mm < 0:
-            raise FlickError(f"launch height must be >= 0 mm, got {flick.height_mm}")
-        if flick.start is not None:
-            sx, sy = flick.start
-            if not (math.isfinite(sx) and math.isfinite(sy)):
-                raise FlickError(f"flick start must be finite numbers, got {flick.start}")
-            if not self.board.on_board(sx, sy):
-                h = self.board.half_size_mm
-                raise FlickError(
-                    f"flick start ({sx:g}, {sy:g}) mm is off the board (|x|, |y| <= {h:g} mm)"
-                )
-        if flick.launch is LaunchKind.TABLE and flick.die not in self._dice:
-            raise FlickError(f"no die {flick.die} on the board to flick")
-        if flick.launch is not LaunchKind.TABLE and flick.start is None:
-            raise FlickError(f"a {flick.launch.value} flick needs a start point")
+        validate_flick(flick, self.board, flick.die in self._dice)
 
     def _launch_state(self, flick: Flick, face: int | None) -> RestingDie:
         """Where and how the flicked die starts."""

@@ -1,0 +1,76 @@
+"""Limits of a flick and the checks both engines apply to a flick's inputs.
+
+Pure, no pymunk: the 2.5D world and the reference engine call
+:func:`validate_flick` so that the same inputs are refused by both with the
+same message.
+"""
+
+from __future__ import annotations
+
+import math
+
+from warlords_sim.board import Board
+from warlords_sim.physics.types import Flick, FlickError, LaunchKind
+
+__all__ = ["MAX_FLICK_SPEED", "MAX_FLICK_SPIN", "validate_flick"]
+
+#: Largest flick speed accepted, mm/s (see physics/world.py for why: no
+#: tunnelling through a pin or a wall between two steps).
+MAX_FLICK_SPEED = 2000.0
+#: Largest flick spin accepted, rad/s (about 30 turns a second; a finger
+#: gives far less, and a faster die would turn more than 45 degrees a step).
+MAX_FLICK_SPIN = 200.0
+
+
+def validate_flick(flick: Flick, board: Board, die_in_world: bool) -> None:
+    """Check a flick's inputs.
+
+    Args:
+        flick: the flick. board: the board it is flicked on.
+        die_in_world: whether ``flick.die`` is in the world now.
+
+    Raises:
+        FlickError: a NaN or infinite number, a speed over
+            :data:`MAX_FLICK_SPEED`, a spin over :data:`MAX_FLICK_SPIN`, a
+            strike height outside the die, a start off the board, a TABLE
+            flick of a die not in the world, a height below zero, a launch
+            from a height without a start point.
+    """
+    vx, vy = flick.velocity
+    for name, v in (
+        ("velocity x", vx),
+        ("velocity y", vy),
+        ("spin", flick.spin),
+        ("strike height", flick.strike_mm),
+    ):
+        if not math.isfinite(v):
+            raise FlickError(f"flick {name} must be a finite number, got {v}")
+    if flick.speed > MAX_FLICK_SPEED * (1.0 + 1e-12):  # a unit vector times the max is fine
+        raise FlickError(
+            f"flick speed {flick.speed:.10g} mm/s is over the maximum of {MAX_FLICK_SPEED:.0f} mm/s"
+        )
+    if abs(flick.spin) > MAX_FLICK_SPIN:
+        raise FlickError(
+            f"flick spin {flick.spin:.10g} rad/s is over the maximum of {MAX_FLICK_SPIN:.0f} rad/s"
+        )
+    half = board.die.size_mm / 2.0
+    if abs(flick.strike_mm) > half:
+        raise FlickError(
+            f"flick strike height must be within the die, -{half:g}..{half:g} mm from its "
+            f"centre, got {flick.strike_mm:g}"
+        )
+    if not math.isfinite(flick.height_mm) or flick.height_mm < 0:
+        raise FlickError(f"launch height must be >= 0 mm, got {flick.height_mm}")
+    if flick.start is not None:
+        sx, sy = flick.start
+        if not (math.isfinite(sx) and math.isfinite(sy)):
+            raise FlickError(f"flick start must be finite numbers, got {flick.start}")
+        if not board.on_board(sx, sy):
+            h = board.half_size_mm
+            raise FlickError(
+                f"flick start ({sx:g}, {sy:g}) mm is off the board (|x|, |y| <= {h:g} mm)"
+            )
+    if flick.launch is LaunchKind.TABLE and not die_in_world:
+        raise FlickError(f"no die {flick.die} on the board to flick")
+    if flick.launch is not LaunchKind.TABLE and flick.start is None:
+        raise FlickError(f"a {flick.launch.value} flick needs a start point")
