@@ -25,7 +25,7 @@ from warlords_sim.reference.world import TIMESTEP, ReferenceWorld
 
 #: Version of the reference model, recorded in replays made on it (bump it
 #: whenever the same inputs settle differently; see physics/version.py).
-MODEL_VERSION = "reference-2"
+MODEL_VERSION = "reference-3"
 
 __all__ = [
     "MODEL_VERSION",

@@ -52,13 +52,20 @@ TIME_CONSTANT = 0.002
 #: MuJoCo's default solimp dmax (impedance at depth), used in the contact's stiffness.
 DMAX = 0.95
 #: solimp of every contact: impedance rising from 0 at first touch to MuJoCo's
-#: default dmax at 1 mm of penetration. With the same impedance at every depth
-#: (dmin = dmax) a box sliding on a plane at 0.9 m/s rocked off its contacts
-#: and was airborne 75 % of its steps (vertical speeds up to 54 mm/s, any
-#: cone, integrator, impratio or timestep tried; measured with MuJoCo 4.0.0):
-#: the launch of a die from a crenelation then began with a hop. From zero
-#: impedance it stays on the table (airborne < 5 % of steps).
-SOLIMP = (0.0, DMAX, 0.001, 0.5, 2.0)
+#: default dmax at 0.2 mm of penetration (measured with MuJoCo 4.0.0, a 16 mm
+#: box, 0.2 ms, time constant 2 ms; scratch runs recorded in docs/physics.md):
+#:
+#: * the same impedance at every depth (dmin = dmax): a box sliding at
+#:   0.9 m/s rocks off its contacts and is airborne 75 % of its steps, and a
+#:   die set over a ledge's edge hops off it at once (exit tumble 0.1 rad/s
+#:   where the rigid closed form 0.3 g / v gives 3.3 at 900 mm/s);
+#: * from 0 over 1 mm: it sinks 0.17 mm at rest, and the exit tumble over a
+#:   frictionless ledge is 1.34x the closed form at 900 mm/s;
+#: * from 0 over 0.2 mm (this): 0.05 mm at rest, airborne 8 % of a 0.9 m/s
+#:   slide, exit tumble 1.04x (300 mm/s) and 1.16x (900 mm/s) the closed form;
+#: * from 0 over 0.05 mm: hops again (13 %) and a 300 mm/s die hops off a
+#:   ledge with friction.
+SOLIMP = (0.0, DMAX, 0.0002, 0.5, 2.0)
 #: Approach speeds (mm/s) of the calibration drops.
 DROP_SPEEDS = tuple(float(v) for v in np.linspace(400.0, 1000.0, 8))
 #: Kinds of contact calibrated, with the board field their restitution comes from.
