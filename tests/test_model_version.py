@@ -26,6 +26,7 @@ from warlords_sim.replay import SandboxFlick, apply_sandbox, sandbox_setup, sand
 FINGERPRINTS = {
     "2.5d-2": "61cf0c1300a0b17d2e21e7a207f4175eadf927932c6977c07f394a12102061e9",
     "2.5d-3": "8358d510ba0c817b0a727cf31fdcbc40fed552222e486cdf39e98629452ff3e9",
+    "2.5d-4": "b54a7ba227aa82a5f64788eb4dba31f4c97baa45818cf195379da810ec7366a3",
 }
 
 

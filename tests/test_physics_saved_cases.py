@@ -278,31 +278,6 @@ def test_landings_are_downward_impacts(board: Board) -> None:
     assert all(e.speed > 0.0 for e in landings), [round(e.speed, 1) for e in landings]
 
 
-def test_die_pressed_into_the_courtyard_back_wall_still_counts() -> None:
-    """Saved case from a game in the window: a die knocked against the back
-    wall of seat 0's courtyard came to rest with its lowest corner 0.24 mm
-    inside the wall (pymunk lets touching shapes overlap that much).
-
-    What broke: the "entirely inside" test saw that corner outside the
-    courtyard, called the die ``board``, dropped its 3 from the damage, and
-    the bot flicked it back out. A corner pressed up to WALL_PRESS_MM into a
-    wall now counts as at the wall's face; past an open side (the gateway)
-    it still does not."""
-    from warlords_sim.physics.regions import WALL_PRESS_MM, classify
-
-    BOARD = load_board("standard")
-    court = BOARD.castles[0].courtyard
-    half = BOARD.die.size_mm / 2.0
-    pressed = classify(BOARD, 0.0, court.y0 + half - 0.24, 0.0)
-    assert str(pressed) == "courtyard:0"
-    too_deep = classify(BOARD, 0.0, court.y0 + half - (WALL_PRESS_MM + 0.3), 0.0)
-    assert str(too_deep) == "board"
-    gate = BOARD.castles[0].gateways[0]
-    gx, _ = gate.center
-    out_of_the_open_side = classify(BOARD, gx, gate.y1 - half + 0.3, 0.0)
-    assert str(out_of_the_open_side) == "board"
-
-
 def test_an_interrupt_inside_a_collision_callback_is_not_swallowed() -> None:
     """Saved case: a Ctrl-C that landed inside the contact callback during
     ``simulate --record``.

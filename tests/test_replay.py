@@ -256,7 +256,8 @@ BAD = {
         "field `action.velocity[1]`: expected a finite number, got inf",
     ),
     "refused action": (_edit(_refused), "line 2: action 1 (board_flick): the rules refuse it"),
-    "wrong player": (_edit(_wrong_player), "line 3: action 2 (supply_flick): field player"),
+    # (which kind of action the second one is depends on the bots' game)
+    "wrong player": (_edit(_wrong_player), ("line 3: action 2 (", "): field player: expected")),
     "cut line": (_cut, "line 9: the last line is cut off (a crash while writing it?); kept"),
 }
 
@@ -278,7 +279,8 @@ def test_bad_files_fail_in_one_line_and_write_nothing(
             continue
         assert res.exit_code == 2, (case, res.output)
         assert len(res.stderr.strip().splitlines()) == 1, res.stderr
-        assert expected in res.stderr, res.stderr
+        parts = (expected,) if isinstance(expected, str) else expected
+        assert all(part in res.stderr for part in parts), res.stderr
         assert str(game_file) in res.stderr
     assert sorted(tmp_path.iterdir()) == before
 

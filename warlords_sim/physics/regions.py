@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from warlords_sim.board import Board, Rect
+from warlords_sim.board import Board
 from warlords_sim.physics.types import Region, RegionKind
 
 __all__ = ["classify", "footprint", "overlaps_moat"]
@@ -30,27 +30,6 @@ def footprint(x: float, y: float, angle: float, size: float) -> tuple[Point, ...
     )
 
 
-#: How far (mm) a resting die may press into a castle wall and still count
-#: as inside the courtyard or gateway the wall bounds. pymunk lets touching
-#: shapes overlap by a fraction of a millimetre (its collision slop and
-#: solver error; 0.24 mm seen against a courtyard's back wall), and a die
-#: cannot really be inside a wall, so such a corner is where the wall's face is.
-WALL_PRESS_MM = 0.5
-
-
-def _inside(region: Rect, corners: Sequence[Point], walls: Sequence[Rect]) -> bool:
-    """All corners inside ``region``, or pressed at most WALL_PRESS_MM
-    beyond it into one of ``walls`` (never beyond an open side)."""
-    for cx, cy in corners:
-        if region.contains(cx, cy):
-            continue
-        if not region.contains(cx, cy, -WALL_PRESS_MM):
-            return False
-        if not any(w.contains(cx, cy) for w in walls):
-            return False
-    return True
-
-
 def classify(
     board: Board,
     x: float,
@@ -64,18 +43,20 @@ def classify(
     tips off), entirely inside a courtyard, entirely inside a gateway,
     entirely within the centre ring, centre within a moat, else the board.
     Only castles at ``castle_seats`` count (three players leave one place
-    walled off).
+    walled off). There is no tolerance: a settled die never reaches into a
+    wall (:class:`~warlords_sim.physics.world.World` moves a die at rest
+    clear of what it touched), so a die resting against a courtyard's wall
+    has its corners at the wall's face, inside the courtyard.
     """
     if not board.on_board(x, y):
         return Region(RegionKind.OFF_BOARD)
     corners = footprint(x, y, angle, board.die.size_mm)
     for seat in castle_seats:
         castle = board.castles[seat]
-        walls = [w.rect for w in castle.walls]
-        if _inside(castle.courtyard, corners, walls):
+        if castle.courtyard.contains_all(corners):
             return Region(RegionKind.COURTYARD, seat)
         for gate in castle.gateways:
-            if _inside(gate, corners, walls):
+            if gate.contains_all(corners):
                 return Region(RegionKind.GATEWAY, seat)
     if board.center_ring.contains_all(corners):
         return Region(RegionKind.CENTER_RING)

@@ -41,7 +41,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from warlords_sim.physics.ledge import LEDGE_GAP_MM, slide_off_ledge
-from warlords_sim.physics.orientation import face_up, rotation_about, rotation_z, snap_flat
+from warlords_sim.physics.orientation import FACE_NORMALS, face_up, rotation_about, rotation_z
 from warlords_sim.physics.strike import free_strike
 
 __all__ = [
@@ -234,21 +234,51 @@ def plan_roll(
 
 def lay_flat(r: Vec, theta: float) -> tuple[float, Vec]:
     """A die that has stopped bouncing, at world orientation ``r``, falls
-    onto the face below: its yaw (rad, the nearest to ``theta`` congruent
-    mod pi/2, so that pymunk's angle stays continuous) and its orientation
-    in that yaw's frame, an exact cube rotation with the same face up."""
+    onto the face below.
+
+    The face up is :func:`~warlords_sim.physics.orientation.face_up` of
+    ``r``; the body axis of that face becomes vertical, and the next body
+    axis (cyclically) points along its own horizontal projection, which
+    gives the yaw. The result is built exactly from those two facts, never
+    by rounding ``r``: a die landing tilted by more than 30 degrees has an
+    axis whose rounded components put two faces equally up (saved case in
+    tests/test_physics_faults.py).
+
+    Args:
+        r: world orientation (3x3 rotation matrix).
+        theta: the die's yaw (pymunk angle, rad) before it lies flat.
+
+    Returns:
+        The flat die's yaw (rad, the one nearest to ``theta`` congruent mod
+        pi/2 to the measured one, so that pymunk's angle stays continuous)
+        and its orientation in that yaw's frame: exactly one of
+        :data:`~warlords_sim.physics.orientation.ROTATIONS`, with the same
+        face up as ``r``.
+    """
     up = face_up(r)
-    # yaw of the flat die: the direction of a body axis lying in the table plane
-    rz = r[2]
-    vertical_axis = int(np.argmax(np.abs(rz)))
-    horiz_axis = (vertical_axis + 1) % 3
-    hx, hy = float(r[0, horiz_axis]), float(r[1, horiz_axis])
-    yaw = math.atan2(hy, hx)
+    normal = FACE_NORMALS[up]
+    up_axis = next(i for i in range(3) if normal[i] != 0.0)
+    sign = normal[up_axis]
+    # yaw of the flat die: the horizontal direction of the next body axis
+    horiz = (up_axis + 1) % 3
+    third = (up_axis + 2) % 3
+    measured = math.atan2(float(r[1, horiz]), float(r[0, horiz]))
     q = math.pi / 2.0
-    yaw = theta + math.remainder(yaw - theta, q)
-    # flat orientation in the new yaw frame: an exact cube rotation
-    rel = rotation_z(-yaw) @ r
-    rel = np.round(rel)  # nearest signed permutation
-    if abs(np.linalg.det(rel) - 1.0) > 1e-6 or face_up(rel) != up:
-        rel = snap_flat(rotation_z(-yaw) @ r)
-    return yaw, np.asarray(rel)
+    yaw = theta + math.remainder(measured - theta, q)
+    # flat orientation in the measured yaw's frame: the up axis along
+    # sign * z, the next axis along x, the third (right-handed: e_up x e_next)
+    # along sign * y
+    flat = np.zeros((3, 3))
+    flat[2, up_axis] = sign
+    flat[0, horiz] = 1.0
+    flat[1, third] = sign
+    # the same in the frame of ``yaw``: a whole number of quarter turns away
+    turn = _QUARTER_TURNS[round((measured - yaw) / q) % 4]
+    return yaw, np.asarray(turn @ flat + 0.0)
+
+
+#: Exact rotations about z by 0, 1, 2 and 3 quarter turns.
+_QUARTER_TURNS: tuple[Vec, ...] = tuple(
+    np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+    for c, s in ((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0))
+)

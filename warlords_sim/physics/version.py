@@ -22,6 +22,10 @@ History:
     the centre over the edge and a die that stops sliding pivots; a contact
     sliding as an impact begins sticks only if kinetic friction stops it;
     blows at or above a grounded die's centre height never trip it.
+    ``2.5d-4``: issue 9's known faults: exact flat orientations
+    (``tumble.lay_flat``), a settled die moved clear of what it overlaps,
+    cocked decided at rest, and a die whose support is moved or removed
+    between flicks falls at once.
 """
 
 from __future__ import annotations
@@ -32,4 +36,4 @@ __all__ = ["ENGINE", "MODEL_VERSION"]
 #: (see :data:`warlords_sim.rules.physics_port.ENGINES`).
 ENGINE = "2.5d"
 #: The version of the 2.5D model (see the module docstring for when to bump it).
-MODEL_VERSION = "2.5d-3"
+MODEL_VERSION = "2.5d-4"

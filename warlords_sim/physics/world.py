@@ -33,6 +33,12 @@ Contract
   (:mod:`~warlords_sim.physics.flight`): in the air it passes over anything
   lower than its lowest point (collision filters by height band), lands,
   bounces, and comes to rest on a face chosen by the motion.
+* At rest (when a flick has settled, and after every change between
+  flicks) every die lies flat in an exact cube rotation, overlaps no wall,
+  pin, engine or die it collides with, stands on what is under it (a die
+  whose support was moved or removed has fallen), and is ``cocked`` only
+  if it rests on a die or is tipped against something still beside it
+  (tests/test_physics_faults.py).
 * Maximum flick speed :data:`MAX_FLICK_SPEED` (2000 mm/s): a die then moves
   8.3 mm a step, less than the 11 mm of die half-width plus pin radius and
   the 16 mm of die half-width plus half the thinnest wall, so it cannot pass
@@ -90,6 +96,12 @@ REST_SPEED = 0.5
 REST_SPIN = 0.01
 #: Steps between checks of moving dice (rest, exit, lost support).
 CHECK_EVERY = 4
+#: A die at rest is moved this far (mm) clear of what it touched, beyond
+#: the contact itself, so that its footprint is never inside a wall's
+#: rectangle by a rounding error (regions need no tolerance).
+CLEARANCE = 1e-6
+#: Passes of :meth:`World._clear_overlap` (each resolves the deepest overlap).
+_CLEAR_PASSES = 8
 #: Mean distance of a square contact patch from its centre, in edge lengths
 #: (integral of r over the unit square): the friction torque is mu m g times this.
 _PATCH_ARM = 0.3826
@@ -115,7 +127,8 @@ class _Die:
     floor: float = 0.0  # height of what it stands on, mm
     flight: InFlight | None = None
     awake: bool = False
-    cocked: bool = False
+    cocked: bool = False  # decided when it comes to rest (World._decide_cocked)
+    lean: tuple[float, float] | None = None  # direction it tipped against something
     mask: int = -1
     next_mask_step: int = -1
 
@@ -256,6 +269,7 @@ class World:
         self.side_walls = side_walls
         self._poses.clear()
         self._build_static()
+        self._settle_after_change()
 
     # ------------------------------------------------------------------- pins
 
@@ -287,11 +301,16 @@ class World:
         self._pins[hole] = shape
 
     def remove_pin(self, hole: int) -> None:
-        """Pull the pin out of hole ``hole``.
+        """Pull the pin out of hole ``hole``; a die leaning on it drops back
+        flat (:meth:`_settle_after_change`).
 
         Raises:
             WorldError: the hole holds no pin.
         """
+        self._remove_pin(hole)
+        self._settle_after_change()
+
+    def _remove_pin(self, hole: int) -> None:
         shape = self._pins.pop(hole, None)
         if shape is None:
             raise WorldError(f"hole {hole} holds no pin")
@@ -312,9 +331,10 @@ class World:
             )
         holes = wanted
         for hole in list(self._pins):
-            self.remove_pin(hole)
+            self._remove_pin(hole)
         for hole in holes:
             self.add_pin(hole)
+        self._settle_after_change()
 
     # --------------------------------------------------------- siege engine
 
@@ -334,7 +354,7 @@ class World:
         half = self.board.half_size_mm - self.board.siege_engine.width_mm / 2.0
         if abs(x) > half or abs(y) > half:
             raise WorldError(f"a siege engine at ({x:g}, {y:g}) mm would stick out of the board")
-        self.remove_siege_engine()
+        self._remove_engine()
         w = self.board.siege_engine.width_mm / 2.0
         shape = pymunk.Poly(
             self.space.static_body, [(x - w, y - w), (x + w, y - w), (x + w, y + w), (x - w, y + w)]
@@ -350,9 +370,15 @@ class World:
         self.space.add(shape)
         self._engine = shape
         self._engine_xy = (x, y)
+        self._settle_after_change()
 
     def remove_siege_engine(self) -> None:
-        """Take the siege engine off the board (no-op if not placed)."""
+        """Take the siege engine off the board (no-op if not placed); a die
+        on top of it falls and settles at once (:meth:`_settle_after_change`)."""
+        self._remove_engine()
+        self._settle_after_change()
+
+    def _remove_engine(self) -> None:
         if self._engine is not None:
             self.space.remove(self._engine)
         self._engine = None
@@ -430,7 +456,7 @@ class World:
         self._create_die(die, x, y, face, angle)
         blocker = self._overlap(self._dice[die])
         if blocker is not None:
-            self.remove_die(die)
+            self._remove_die(die)
             raise WorldError(f"a die at ({x:g}, {y:g}) mm would overlap {blocker}")
 
     def _overlap(self, d: _Die) -> str | None:
@@ -490,11 +516,16 @@ class World:
         self._set_grounded(d, 0.0)
 
     def remove_die(self, die: int) -> None:
-        """Take die ``die`` out of the world.
+        """Take die ``die`` out of the world; what it held up falls and
+        settles at once (:meth:`_settle_after_change`).
 
         Raises:
             WorldError: no such die.
         """
+        self._remove_die(die)
+        self._settle_after_change()
+
+    def _remove_die(self, die: int) -> None:
         d = self._get(die)
         self.space.remove(d.body, d.shape, d.pivot, d.gear)
         del self._dice[die]
@@ -508,7 +539,18 @@ class World:
         """Lift die ``die`` and set it down at rest at (x, y) mm, same face up.
 
         Used by the Spy ability and by gateway dice moved into the courtyard.
+        A die it held up (standing on it, or leaning on it) falls or drops
+        back flat and settles before this returns
+        (:meth:`_settle_after_change`), so every :meth:`pose` afterwards is
+        a die at rest on what is really under it.
+
+        Raises:
+            WorldError: no such die, a place off the board or not finite.
         """
+        self._move_die(die, x, y, angle)
+        self._settle_after_change()
+
+    def _move_die(self, die: int, x: float, y: float, angle: float | None = None) -> None:
         d = self._get(die)
         self._check_point(x, y, "die position")
         if angle is not None and not math.isfinite(angle):
@@ -520,6 +562,7 @@ class World:
         d.body.angular_velocity = 0.0
         d.flight = None
         d.cocked = False
+        d.lean = None
         self._set_grounded(d, 0.0)
         self.space.reindex_shapes_for_body(d.body)
         self._poses.pop(die, None)
@@ -633,6 +676,7 @@ class World:
         self._wake(d)
         self._moved.add(d.id)
         d.cocked = False
+        d.lean = None
         self._update_air_mask(d)
 
     def _update_air_mask(self, d: _Die) -> None:
@@ -770,6 +814,7 @@ class World:
 
     def _after_step(self) -> None:
         self._dirty = False
+        was_moving = bool(self._active)
         if self._pending.trips:
             trips, self._pending.trips = self._pending.trips, []
             for die_id, nx, ny, speed in trips:
@@ -807,6 +852,10 @@ class World:
             if check and d.id in self._dice:
                 self._check_die(d)
         self._next_check = nxt
+        if was_moving and not self._active:
+            # everything has stopped: what leaned on a die that moved away
+            # drops back flat
+            self._decide_all_cocked()
 
     def _check_die(self, d: _Die) -> None:
         """Every CHECK_EVERY steps, for a moving die: off the board? lost its
@@ -826,6 +875,11 @@ class World:
             d.body.angular_velocity = 0.0
             d.awake = False
             self._active.discard(d.id)
+            # pymunk pushes overlapping shapes apart only a few per cent a
+            # step (its collision bias): finish the job now it has stopped
+            self._clear_overlap(d)
+            d.cocked = self._decide_cocked(d)
+            x, y = d.body.position
             if d.id in self._moved:
                 self._events.append(
                     Event(EventKind.REST, self.time, d.id, float(x), float(y), face=self.face(d.id))
@@ -854,7 +908,7 @@ class World:
             )
         )
         self._exited.append(d.id)
-        self.remove_die(d.id)
+        self._remove_die(d.id)
 
     def _bounce(self, d: _Die, floor: float) -> None:
         """The die's lowest point has reached ``floor``: impact (the landing
@@ -906,8 +960,12 @@ class World:
         d.r_rel = rel
         d.flight = None
         self._set_grounded(d, floor)
-        d.cocked = self._support.rests_cocked(floor)
+        d.cocked = False
+        d.lean = None
         self.space.reindex_shapes_for_body(d.body)
+        # the footprint turned to the flat yaw (up to 45 degrees): it may
+        # now reach into a wall, pin or die beside it, which stops it there
+        self._clear_overlap(d)
         wh = float(math.hypot(omega[0], omega[1]))
         if wh > 0.0:
             # rolling direction d: omega = z x d  =>  d = omega x z / |omega|
@@ -944,8 +1002,8 @@ class World:
         the blow model chose to trip it) catches its bottom edge and pivots
         about it towards (nx, ny), the way the blow drives it, at the blow
         model's trip spin; it rolls over as many edges as that carries it
-        (:func:`~warlords_sim.physics.tumble.plan_roll`), stopping cocked
-        against anything in the way."""
+        (:func:`~warlords_sim.physics.tumble.plan_roll`), stopping tipped
+        against anything in the way (cocked if still there once it rests)."""
         w = self._blows.trip_spin(speed)
         x, y = d.body.position
         self._events.append(
@@ -965,7 +1023,7 @@ class World:
         """Roll die ``d`` flat on the table in direction (dx, dy) starting at
         ``omega`` rad/s about its bottom edge
         (:func:`~warlords_sim.physics.tumble.plan_roll`); stops early
-        (cocked) against an obstacle."""
+        against an obstacle, leaning on it (:meth:`_decide_cocked`)."""
         theta = float(d.body.angle)
         x0, y0 = d.body.position
         roll = tumble.plan_roll(
@@ -982,8 +1040,9 @@ class World:
         )
         if roll is None:
             return
-        if roll.cocked:
-            d.cocked = True
+        # leaning on what stopped it (whether it leans there once at rest
+        # is decided then: _decide_cocked)
+        d.lean = (roll.ux, roll.uy) if roll.cocked else None
         if roll.faces == 0:
             return
         d.r_rel = roll.turned(self._world_orientation(d), theta)
@@ -991,6 +1050,164 @@ class World:
         self.space.reindex_shapes_for_body(d.body)
         self._wake(d)
         self._moved.add(d.id)
+
+    def _deepest_overlap(self, d: _Die) -> tuple[float, float, float]:
+        """How deep (mm) die ``d`` reaches into anything it collides with at
+        its height (a wall, pin, the engine, a die), and the unit normal
+        (x, y) pointing from the die into it; (0, 0, 0) if it overlaps nothing.
+
+        Polygons (walls, the engine, dice) use pymunk's contact; a pin (a
+        circle) is measured here, because pymunk 7.3.1 reports a polygon
+        overlapping a circle with a positive distance (the sign of a
+        separation) in ``shape_query``."""
+        depth, nx, ny = 0.0, 0.0, 0.0
+        for hit in self.space.shape_query(d.shape):  # honours both filters
+            other = hit.shape
+            if other is None or other is d.shape:
+                continue
+            if isinstance(other, pymunk.Circle):
+                cx, cy = other.offset  # pins hang on the static body
+                dep, ux, uy = self._circle_overlap(d, float(cx), float(cy), other.radius)
+                if dep > depth:
+                    depth, nx, ny = dep, ux, uy
+                continue
+            cps = hit.contact_point_set
+            for p in cps.points:
+                if -p.distance > depth:
+                    depth, nx, ny = -p.distance, cps.normal.x, cps.normal.y
+        return depth, nx, ny
+
+    def _circle_overlap(
+        self, d: _Die, cx: float, cy: float, radius: float
+    ) -> tuple[float, float, float]:
+        """Depth (mm) of a circle centred at (cx, cy) into die ``d``'s square,
+        and the unit normal from the die towards it; depth 0 if apart."""
+        x, y = d.body.position
+        a = float(d.body.angle)
+        c, s = math.cos(a), math.sin(a)
+        lx, ly = c * (cx - x) + s * (cy - y), -s * (cx - x) + c * (cy - y)  # die frame
+        h = self._size / 2.0
+        if abs(lx) <= h and abs(ly) <= h:  # centre inside: out through the nearest side
+            if h - abs(lx) < h - abs(ly):
+                dep, ux, uy = radius + h - abs(lx), math.copysign(1.0, lx), 0.0
+            else:
+                dep, ux, uy = radius + h - abs(ly), 0.0, math.copysign(1.0, ly)
+        else:
+            qx, qy = min(max(lx, -h), h), min(max(ly, -h), h)
+            dist = math.hypot(lx - qx, ly - qy)
+            if dist >= radius:
+                return 0.0, 0.0, 0.0
+            dep, ux, uy = radius - dist, (lx - qx) / dist, (ly - qy) / dist
+        return dep, c * ux - s * uy, s * ux + c * uy
+
+    def _clear_overlap(self, d: _Die) -> None:
+        """Move die ``d`` out of anything it overlaps, as a rigid die would
+        have been stopped there. Used where the die's footprint jumps (laying
+        flat turns it) and when it comes to rest still pressed into something
+        (pymunk removes overlaps gradually, through its collision bias).
+
+        1. It is pushed straight out of the deepest overlap,
+           :data:`CLEARANCE` beyond the contact, pass after pass.
+        2. Wedged in a gap narrower than it is at its yaw, it turns in place
+           (a turn about the vertical: the face up is kept), by degrees
+           alternately either way up to 45, to the first yaw at which it fits.
+        3. In a gap narrower than the die itself (between the siege engine
+           and a wall, say) it would rest tilted across the gap, which the
+           2.5D model cannot hold up: it is set down at the nearest place
+           where it fits at its yaw (rings of 1 mm) that its centre can reach
+           in a straight line without crossing anything, a limit of the model.
+        """
+        if self._push_out(d):
+            return
+        angle0 = float(d.body.angle)
+        x0, y0 = (float(v) for v in d.body.position)
+        for k in range(1, 46):
+            for sign in (1.0, -1.0):
+                self._put(d, x0, y0, angle0 + sign * math.radians(k))
+                if self._push_out(d):
+                    return
+        self._put(d, x0, y0, angle0)
+        for ring in range(1, int(self.board.size_mm)):
+            n = max(8, int(2.0 * math.pi * ring))
+            for i in range(n):
+                a = 2.0 * math.pi * i / n
+                x, y = x0 + ring * math.cos(a), y0 + ring * math.sin(a)
+                if not self.board.on_board(x, y) or self._path_blocked(d, x0, y0, x, y):
+                    continue
+                self._put(d, x, y, angle0)
+                if self._deepest_overlap(d)[0] <= 0.0:
+                    return
+        self._put(d, x0, y0, angle0)  # nowhere on the board: leave it
+
+    def _path_blocked(self, d: _Die, x0: float, y0: float, x1: float, y1: float) -> bool:
+        """Does the straight path of die ``d``'s centre from (x0, y0) to
+        (x1, y1) cross anything it collides with?"""
+        probe = pymunk.ShapeFilter(categories=DIE_BIT, mask=d.mask)
+        hits = self.space.segment_query((x0, y0), (x1, y1), 0.0, probe)
+        return any(h.shape is not None and h.shape is not d.shape for h in hits)
+
+    def _put(self, d: _Die, x: float, y: float, angle: float) -> None:
+        d.body.position = (x, y)
+        d.body.angle = angle
+        self.space.reindex_shapes_for_body(d.body)
+
+    def _push_out(self, d: _Die) -> bool:
+        """Push die ``d`` straight out of its deepest overlap, up to
+        :data:`_CLEAR_PASSES` times; True if it then overlaps nothing."""
+        for _ in range(_CLEAR_PASSES):
+            depth, nx, ny = self._deepest_overlap(d)
+            if depth <= 0.0:
+                return True
+            x, y = d.body.position
+            push = depth + CLEARANCE
+            d.body.position = (x - nx * push, y - ny * push)
+            self.space.reindex_shapes_for_body(d.body)
+        return self._deepest_overlap(d)[0] <= 0.0
+
+    def _decide_cocked(self, d: _Die) -> bool:
+        """Does die ``d``, at rest, rest cocked: on top of a die (or anything
+        lower than a castle wall, :meth:`Support.rests_cocked`), or tilted
+        against what stopped its last roll, which must still be right beside
+        it in the direction it tipped? A lean whose support has gone (it slid
+        away, or the pin or die was taken away) is forgotten: the die has
+        dropped back flat on the face it had before it tipped."""
+        if self._support.rests_cocked(d.floor):
+            return True
+        if d.lean is None:
+            return False
+        ux, uy = d.lean
+        x, y = d.body.position
+        if self._blocked(d, x + ux * self._size, y + uy * self._size):
+            return True
+        d.lean = None
+        return False
+
+    def _decide_all_cocked(self) -> None:
+        """Re-decide every die's cocked flag (everything is at rest)."""
+        for i in sorted(self._dice):
+            d = self._dice[i]
+            cocked = self._decide_cocked(d)
+            if cocked != d.cocked:
+                d.cocked = cocked
+                self._poses.pop(i, None)
+
+    def _settle_after_change(self) -> None:
+        """After a change between flicks (a die moved or removed, a pin
+        pulled, walls or the engine changed): a die whose support has gone
+        falls and everything settles now, simulated as in a flick (its events
+        join :attr:`events`), and every lean is re-decided. During a flick
+        (dice moving) nothing is done here: the running flick checks
+        supports and leans itself."""
+        if self._active:
+            return
+        for i in sorted(self._dice):
+            d = self._dice[i]
+            if d.floor > 0.0 and not self._support.holds(d.shape, d.body.position, d.floor):
+                self._fall(d)
+        if self._active:
+            self.run_until_settled()  # ends with _decide_all_cocked
+        else:
+            self._decide_all_cocked()
 
     def _blocked(self, d: _Die, x: float, y: float) -> bool:
         old = d.body.position
@@ -1036,7 +1253,9 @@ class World:
         if face is not None:
             d.r_rel = with_face_up(face)
         if flick.start is not None:
-            self.move_die(flick.die, sx, sy)
+            # picked up and put at the start: a die it held up falls during
+            # the flick (the moved die must not be pushed by a settle here)
+            self._move_die(flick.die, sx, sy)
         initial = self.face(flick.die)
         vx, vy = flick.velocity
         spin = flick.spin
@@ -1064,6 +1283,7 @@ class World:
         self._wake(d)
         self._moved.add(d.id)
         d.cocked = False
+        d.lean = None
         x, y = d.body.position
         self._events.append(
             Event(
@@ -1179,7 +1399,9 @@ class World:
 
     @property
     def events(self) -> tuple[Event, ...]:
-        """Events since the last flick began."""
+        """Events since the last flick began, including those of any
+        settling after a change between flicks (a die falling when its
+        support is moved or removed)."""
         return tuple(self._events)
 
     # ------------------------------------------------------------ identity
