@@ -231,13 +231,17 @@ def test_ctrl_c_stops_worker_processes_cleanly_and_the_run_resumes(tmp_path: Pat
 def test_side_walls_from_round_one_keep_dice_on_the_board(tmp_path: Path) -> None:
     """The issue's second proof: with side walls from round one (wall2), fewer
     dice per round leave the board than in the standard game, significantly
-    (Welch and Mann-Whitney), over a few hundred 2-player aim-bot games."""
+    (Welch and Mann-Whitney), over 60 two-player games of an aim bot against
+    a random bot. (It used 150 aim-bot games; since issue 9's die model an
+    aim bot's dice leave the board about once in 150 rounds, too rarely for
+    the walls' effect to show in a test-sized run: 0.0067 against 0 per
+    round, p = 0.16. The random bot's flicks leave it 3 times a round.)"""
     exp = Experiment(
-        variants_from_options("standard,wall2", None), players=2, games=150, bots=("aim", "aim")
+        variants_from_options("standard,wall2", None), players=2, games=60, bots=("aim", "random")
     )
     result = run_experiment(exp, None, workers=2)
     std, wall2 = result.summary["variants"]
-    assert std["games"] == wall2["games"] == 150
+    assert std["games"] == wall2["games"] == 60
     off = wall2["offboard_per_round"]
     assert off["value"] < std["offboard_per_round"]["value"]
     assert off["diff"] < 0 and off["p"] < 0.01 and off["p_mannwhitney"] < 0.01

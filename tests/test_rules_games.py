@@ -98,13 +98,6 @@ def test_game_copy_and_pickle_continue_identically() -> None:
     assert twin.state.totals == pickled.state.totals
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="known fault found with issue 9: a pickled pymunk space rebuilds its collision "
-    "trees in another shape than the original's, so the order in which simultaneous contacts "
-    "are solved differs and the two part after a few flicks (copies of one state agree with "
-    "each other; the original does not). Seen once dice began resting against each other.",
-)
 def test_copy_continues_like_the_original() -> None:
     """A game copied between flicks (everything at rest) continues exactly
     like the original: same digests, same totals."""
