@@ -11,7 +11,11 @@ callbacks, no 2.5D model), started from the same state.
 Prints the median ms per resolved flick, the median bare-pymunk ms for the
 same steps, and their ratio (goal: ratio <= 1.5, median < 10 ms).
 
-Run: python benchmarks/flick.py [--flicks N] [--seed S]
+With ``--reference N`` the first N of the same flicks are then resolved on
+the 3D MuJoCo reference engine (the same set-up, built the same way) and its
+CPU time per flick is printed beside.
+
+Run: python benchmarks/flick.py [--flicks N] [--seed S] [--reference N]
 """
 
 from __future__ import annotations
@@ -26,9 +30,10 @@ import pymunk
 
 from warlords_sim.board import Crenelation, load_board
 from warlords_sim.physics import TIMESTEP, Flick, LaunchKind, World
+from warlords_sim.rules.physics_port import Physics, make_world
 
 
-def scatter(world: World, n: int, rng: np.random.Generator) -> list[int]:
+def scatter(world: Physics, n: int, rng: np.random.Generator) -> list[int]:
     """Put ``n`` dice at random free places in the open middle of the board."""
     ids: list[int] = []
     while len(ids) < n:
@@ -75,6 +80,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--flicks", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--reference", type=int, default=0, metavar="N")
     args = ap.parse_args()
     board = load_board("standard")
     world = World(board)
@@ -83,6 +89,7 @@ def main() -> None:
             world.add_pin(hole)
     rng = np.random.default_rng(args.seed)
     dice = scatter(world, 24, rng)
+    flicks: list[tuple[Flick, int]] = []
     flick_ms: list[float] = []
     bare_ms: list[float] = []
     steps: list[int] = []
@@ -103,6 +110,7 @@ def main() -> None:
             (spot.x, spot.y),
             spot.height_mm,
         )
+        flicks.append((fl, 1 + i % 6))
         before = world.copy()
         t0 = time.perf_counter()
         res = world.flick(fl, face=1 + i % 6)
@@ -125,6 +133,23 @@ def main() -> None:
     print(f"bare pymunk:     median {med_b:.2f} ms for the same steps")
     print(f"ratio (median flick / median bare): {med_f / med_b:.2f}  (goal <= 1.5)")
     print(f"ratio per flick: median {statistics.median(ratios):.2f}")
+    if args.reference > 0:
+        ref = make_world(board, "reference")
+        for seat in range(4):
+            for hole in board.center_ring.pins_by_seat[seat]:
+                ref.add_pin(hole)
+        ref_dice = scatter(ref, 24, np.random.default_rng(args.seed))
+        cpu: list[float] = []
+        for fl, face in flicks[: args.reference]:
+            if fl.die not in ref.dice and fl.start is not None:
+                ref.add_die(fl.die, *ref.free_spot_near(*fl.start, 22.0))
+            t0 = time.process_time()
+            ref.flick(fl, face=face)
+            cpu.append((time.process_time() - t0) * 1e3)
+        print(
+            f"reference (MuJoCo), first {len(cpu)} flicks, {len(ref_dice)} dice: CPU median "
+            f"{statistics.median(cpu):.1f} ms, p95 {np.percentile(cpu, 95):.1f} ms a flick"
+        )
 
 
 if __name__ == "__main__":
