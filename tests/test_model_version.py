@@ -19,7 +19,7 @@ replays (``python examples/replays/record_examples.py --force``).
 from __future__ import annotations
 
 from warlords_sim.board import Crenelation, load_board
-from warlords_sim.physics import MODEL_VERSION, LaunchKind, World
+from warlords_sim.physics import MODEL_VERSION, Flick, LaunchKind, World
 from warlords_sim.replay import SandboxFlick, apply_sandbox, sandbox_setup, sandbox_world
 
 #: model version -> digest of the world after the flicks of :func:`fingerprint`
@@ -27,6 +27,7 @@ FINGERPRINTS = {
     "2.5d-2": "61cf0c1300a0b17d2e21e7a207f4175eadf927932c6977c07f394a12102061e9",
     "2.5d-3": "8358d510ba0c817b0a727cf31fdcbc40fed552222e486cdf39e98629452ff3e9",
     "2.5d-4": "b54a7ba227aa82a5f64788eb4dba31f4c97baa45818cf195379da810ec7366a3",
+    "2.5d-5": "b54a7ba227aa82a5f64788eb4dba31f4c97baa45818cf195379da810ec7366a3",
 }
 
 
@@ -55,6 +56,34 @@ def fingerprint() -> str:
     return world.digest()
 
 
+#: model version -> digest after two struck flicks that roll the die over its
+#: edges (rolls are motion from 2.5d-5 on; the flicks above roll nothing)
+ROLL_FINGERPRINTS = {
+    "2.5d-5": "ba16e85935ae35a63a1ec3af69e08b8d440877acbfd0c44329f80a6db28ce1f1",
+}
+
+
+def roll_fingerprint() -> str:
+    board = load_board("standard")
+    world = World(board)
+    world.add_die(1, 0.0, -150.0)
+    world.flick(Flick(1, (0.0, 300.0), strike_mm=8.0))
+    world.add_die(2, 100.0, -150.0, face=3)
+    world.flick(Flick(2, (-200.0, 900.0), strike_mm=-8.0))
+    return world.digest()
+
+
+def test_the_model_version_changes_with_its_rolls() -> None:
+    if MODEL_VERSION not in ROLL_FINGERPRINTS:
+        got = roll_fingerprint()
+        raise AssertionError(
+            f"MODEL_VERSION {MODEL_VERSION} has no roll fingerprint: add {MODEL_VERSION!r}: {got!r}"
+        )
+    assert roll_fingerprint() == ROLL_FINGERPRINTS[MODEL_VERSION], (
+        f"the 2.5D model's rolls changed but MODEL_VERSION is still {MODEL_VERSION}: bump it"
+    )
+
+
 def test_the_model_version_changes_with_the_models_results() -> None:
     got = fingerprint()
     assert MODEL_VERSION in FINGERPRINTS, (
@@ -68,4 +97,5 @@ def test_the_model_version_changes_with_the_models_results() -> None:
 
 
 def test_each_model_version_has_its_own_fingerprint() -> None:
-    assert len(set(FINGERPRINTS.values())) == len(FINGERPRINTS)
+    both = {(v, ROLL_FINGERPRINTS.get(k)) for k, v in FINGERPRINTS.items()}
+    assert len(both) == len(FINGERPRINTS)

@@ -34,23 +34,26 @@ balance about the pivoting edge, design brief section 2):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
 from warlords_sim.physics.ledge import LEDGE_GAP_MM, slide_off_ledge
-from warlords_sim.physics.orientation import FACE_NORMALS, face_up, rotation_about, rotation_z
+from warlords_sim.physics.orientation import FACE_NORMALS, face_up, rotation_about
 from warlords_sim.physics.strike import free_strike
 
 __all__ = [
-    "Roll",
     "lay_flat",
     "LedgeLaunch",
     "MIN_LEDGE_SPEED",
     "ledge_launch",
-    "plan_roll",
+    "MIN_ROLL_RATE",
+    "quarter_turn",
+    "roll_advance",
+    "roll_axis",
+    "roll_height",
+    "roll_reach",
     "roll_count",
     "tip_energy_ok",
     "trip_speed",
@@ -160,76 +163,52 @@ def trip_spin(speed: float, size: float) -> float:
     return 3.0 * speed / (4.0 * size)
 
 
-@dataclass(frozen=True)
-class Roll:
-    """A roll over ``faces`` edges in the table direction (ux, uy).
-
-    Attributes:
-        faces: edges turned over (0: blocked at once, it did not move).
-        cocked: stopped against something in the way (it rests tilted on it).
-        ux, uy: unit roll direction along a body axis, board frame.
-        x, y: centre (mm) after the roll.
-    """
-
-    faces: int
-    cocked: bool
-    ux: float
-    uy: float
-    x: float
-    y: float
-
-    def turned(self, r: Vec, theta: float) -> Vec:
-        """The die's orientation relative to its yaw ``theta`` (rad, which a
-        roll keeps) after the roll, from world orientation ``r`` before it:
-        a quarter turn per face about z x u, snapped to the exact cube
-        rotation."""
-        axis = (-self.uy, self.ux, 0.0)
-        turned = rotation_about(axis, self.faces * math.pi / 2.0) @ r
-        return np.asarray(np.round(rotation_z(-theta) @ turned))
-
-
-def plan_roll(
-    theta: float,
-    x0: float,
-    y0: float,
-    dx: float,
-    dy: float,
-    omega: float,
-    size: float,
-    gravity: float,
-    blocked: Callable[[float, float], bool],
-    on_board: Callable[[float, float], bool],
-) -> Roll | None:
-    """Roll a flat die at (x0, y0) mm, yaw ``theta`` rad, in direction (dx, dy)
-    starting at ``omega`` rad/s about its bottom edge.
-
-    It rolls along the body axis closest to (dx, dy), over
-    :func:`roll_count` faces, stopping (cocked) before a place where
-    ``blocked(x, y)`` (a wall, pin or die there), and after the first place
-    off the board (``not on_board(x, y)``: it rolled off the open edge).
-
-    Returns:
-        The :class:`Roll`, or None if ``omega`` cannot tip it over once.
-    """
-    n = roll_count(omega, size, gravity)
-    if n == 0:
-        return None
-    # the body axis (in the table plane) closest to the roll direction
+def roll_axis(theta: float, dx: float, dy: float) -> tuple[float, float]:
+    """The unit table direction (ux, uy) along the die's body axis closest to
+    (dx, dy), for a die of yaw ``theta`` rad: a flat die rolls over the
+    bottom edge across that axis."""
     local = math.atan2(dy, dx) - theta
     quarter = round(local / (math.pi / 2.0))
     ang = theta + quarter * math.pi / 2.0
-    ux, uy = math.cos(ang), math.sin(ang)
-    done = 0
-    cocked = False
-    for k in range(1, n + 1):
-        tx, ty = x0 + ux * size * k, y0 + uy * size * k
-        if blocked(tx, ty):  # a wall, pin or die in the way
-            cocked = True
-            break
-        done = k
-        if not on_board(tx, ty):  # rolled off the open edge
-            break
-    return Roll(done, cocked, ux, uy, x0 + ux * size * done, y0 + uy * size * done)
+    return math.cos(ang), math.sin(ang)
+
+
+def roll_height(phi: float, size: float) -> float:
+    """Height (mm) of the centre above the surface of a die turned ``phi``
+    rad (0..pi/2) about a bottom edge: (a / sqrt 2) sin(pi/4 + phi)."""
+    return size / math.sqrt(2.0) * math.sin(math.pi / 4.0 + phi)
+
+
+def roll_reach(phi: float, size: float) -> float:
+    """How far (mm) the centre of a die turned ``phi`` rad about a bottom
+    edge lies behind that edge, along the roll: (a / sqrt 2) cos(pi/4 + phi)
+    (a / 2 flat, -a / 2 a quarter turn on)."""
+    return size / math.sqrt(2.0) * math.cos(math.pi / 4.0 + phi)
+
+
+#: Slowest turning (rad/s) a rolling die keeps over the top of its edge
+#: (with just the energy to tip, it would balance there for ever).
+MIN_ROLL_RATE = 0.5
+
+
+def roll_advance(phi: float, omega0: float, dt: float, size: float, gravity: float) -> float:
+    """The turn (rad) of a die pivoting about a bottom edge after ``dt`` s
+    more, from ``phi`` rad, given ``omega0`` rad/s when it lay flat on this
+    face: energy is kept, (1/2) I_edge w^2 + m g z = const with
+    I_edge = 2 m a^2 / 3, so w^2 = w0^2 - 3 g (z - a/2) / a^2 (the edge does
+    not slip). Midpoint steps."""
+
+    def rate(p: float) -> float:
+        w2 = omega0 * omega0 - 3.0 * gravity * (roll_height(p, size) - size / 2.0) / (size * size)
+        return max(math.sqrt(max(w2, 0.0)), MIN_ROLL_RATE)
+
+    return phi + rate(phi + 0.5 * rate(phi) * dt) * dt
+
+
+def quarter_turn(r: Vec, ux: float, uy: float) -> Vec:
+    """World orientation ``r`` after rolling a quarter turn toward (ux, uy):
+    about z x u, exact (no floating-point drift from sin and cos of pi/2)."""
+    return np.asarray(np.round(rotation_about((-uy, ux, 0.0), math.pi / 2.0)) @ r)
 
 
 def lay_flat(r: Vec, theta: float) -> tuple[float, Vec]:

@@ -26,6 +26,10 @@ History:
     (``tumble.lay_flat``), a settled die moved clear of what it overlaps,
     cocked decided at rest, and a die whose support is moved or removed
     between flicks falls at once.
+    ``2.5d-5``: a die rolling over an edge (edge catches, the end of a
+    bounce, a struck die) turns about that edge step by step, as motion,
+    where it jumped a whole face in one step; the edge it pivots on slides
+    on with table friction.
 """
 
 from __future__ import annotations
@@ -36,4 +40,4 @@ __all__ = ["ENGINE", "MODEL_VERSION"]
 #: (see :data:`warlords_sim.rules.physics_port.ENGINES`).
 ENGINE = "2.5d"
 #: The version of the 2.5D model (see the module docstring for when to bump it).
-MODEL_VERSION = "2.5d-4"
+MODEL_VERSION = "2.5d-5"

@@ -72,6 +72,7 @@ from warlords_sim.physics.impact import (
 from warlords_sim.physics.orientation import (
     face_up,
     orientation_index,
+    rotation_about,
     rotation_z,
     with_face_up,
 )
@@ -117,6 +118,23 @@ class WorldError(ValueError):
 
 
 @dataclass
+class _Rolling:
+    """A die pivoting over a bottom edge on its floor, step by step
+    (:func:`~warlords_sim.physics.tumble.roll_advance`)."""
+
+    ux: float  # roll direction (along a body axis), board frame
+    uy: float
+    px: float  # the pivoting edge's midpoint on the floor, mm
+    py: float
+    omega0: float  # turning rate it had lying flat on this face, rad/s
+    r0: NDArray[np.float64]  # world orientation lying flat on this face
+    vx: float = 0.0  # the edge sliding on the floor, mm/s (slowed by friction)
+    vy: float = 0.0
+    phi: float = 0.0  # turned so far about the edge, rad (where the body is now)
+    phi_next: float = 0.0  # where the body is sent by the next step
+
+
+@dataclass
 class _Die:
     id: int
     body: pymunk.Body
@@ -129,6 +147,7 @@ class _Die:
     awake: bool = False
     cocked: bool = False  # decided when it comes to rest (World._decide_cocked)
     lean: tuple[float, float] | None = None  # direction it tipped against something
+    roll: _Rolling | None = None  # pivoting over an edge
     mask: int = -1
     next_mask_step: int = -1
 
@@ -561,6 +580,7 @@ class World:
         d.body.velocity = (0.0, 0.0)
         d.body.angular_velocity = 0.0
         d.flight = None
+        d.roll = None
         d.cocked = False
         d.lean = None
         self._set_grounded(d, 0.0)
@@ -600,6 +620,8 @@ class World:
         d = self._get(die)
         f = d.flight
         if f is None:
+            if d.roll is not None:
+                return d.floor + tumble.roll_height(d.roll.phi, self._size)
             return d.floor + self._size / 2.0
         return f.height(self.time - f.t0)
 
@@ -624,6 +646,9 @@ class World:
         f = d.flight
         if f is not None:
             return f.orientation(self.time - f.t0)
+        ro = d.roll
+        if ro is not None:
+            return np.asarray(rotation_about((-ro.uy, ro.ux, 0.0), ro.phi) @ ro.r0)
         return np.asarray(rotation_z(float(d.body.angle)) @ d.r_rel)
 
     # -------------------------------------------------------- state changes
@@ -656,6 +681,7 @@ class World:
         """Launch die ``d`` into a free flight from centre height ``z0`` (mm)
         with vertical speed ``vz0`` (mm/s), orientation ``r0`` and angular
         velocity ``omega`` (rad/s, world), to land on a surface ``floor`` mm high."""
+        d.roll = None
         d.pivot.max_force = 0.0
         d.gear.max_force = 0.0
         d.body.angular_velocity = float(omega[2])
@@ -841,6 +867,10 @@ class World:
                     self._wake(d)
         for i in sorted(self._active):
             d = self._dice[i]
+            if d.roll is not None:
+                self._advance_roll(d)
+                if d.roll is not None:
+                    nxt = self.steps + 1
             f = d.flight
             if f is not None:
                 if self.steps >= f.hit_step:
@@ -864,7 +894,7 @@ class World:
         if not self.board.on_board(x, y):
             self._exit(d)
             return
-        if d.flight is not None:
+        if d.flight is not None or d.roll is not None:
             return
         if d.floor > 0.0 and not self._support.holds(d.shape, d.body.position, d.floor):
             self._fall(d)
@@ -1019,37 +1049,147 @@ class World:
         )
         self._roll(d, nx, ny, w)
 
-    def _roll(self, d: _Die, dx: float, dy: float, omega: float) -> None:
-        """Roll die ``d`` flat on the table in direction (dx, dy) starting at
-        ``omega`` rad/s about its bottom edge
-        (:func:`~warlords_sim.physics.tumble.plan_roll`); stops early
-        against an obstacle, leaning on it (:meth:`_decide_cocked`)."""
-        theta = float(d.body.angle)
-        x0, y0 = d.body.position
-        roll = tumble.plan_roll(
-            theta,
-            x0,
-            y0,
-            dx,
-            dy,
-            omega,
-            self._size,
-            self._g,
-            lambda x, y: self._blocked(d, x, y),
-            self.board.on_board,
-        )
-        if roll is None:
+    def _roll(
+        self,
+        d: _Die,
+        dx: float,
+        dy: float,
+        omega: float,
+        slide: tuple[float, float] | None = None,
+    ) -> None:
+        """Start die ``d``, lying flat, pivoting over the bottom edge toward
+        (dx, dy) (along its body axis closest to that) at ``omega`` rad/s;
+        the roll is then motion over steps (:meth:`_advance_roll`). Nothing
+        happens if ``omega`` cannot tip it over that edge; if something
+        stands where it would land it leans on it instead
+        (:meth:`_decide_cocked`). The edge is taken to hold the die however
+        fast it turns (as the closed-form roll count before it did), though
+        above sqrt(g / a) (24.8 rad/s for a 16 mm die, 19.5 being needed to
+        tip at all) gravity cannot keep the centre on its circle and a real
+        die hops off the edge: the flight and bounce model, which could take
+        it from there, chatters on a die pivoting on an edge. ``slide``
+        (mm/s) is how fast the edge it pivots on slides over the floor
+        (default: the die's velocity); table friction slows it, and the die
+        slides on at what is left when the roll ends."""
+        if not tumble.tip_energy_ok(omega, self._size, self._g):
             return
-        # leaning on what stopped it (whether it leans there once at rest
-        # is decided then: _decide_cocked)
-        d.lean = (roll.ux, roll.uy) if roll.cocked else None
-        if roll.faces == 0:
+        ux, uy = tumble.roll_axis(float(d.body.angle), dx, dy)
+        vx, vy = slide if slide is not None else tuple(d.body.velocity)
+        if not self._start_face(d, ux, uy, omega, self._world_orientation(d), (vx, vy)):
             return
-        d.r_rel = roll.turned(self._world_orientation(d), theta)
-        d.body.position = (roll.x, roll.y)
-        self.space.reindex_shapes_for_body(d.body)
         self._wake(d)
         self._moved.add(d.id)
+        self._next_check = self.steps + 1
+
+    def _start_face(
+        self,
+        d: _Die,
+        ux: float,
+        uy: float,
+        omega: float,
+        r0: NDArray[np.float64],
+        slide: tuple[float, float] = (0.0, 0.0),
+    ) -> bool:
+        """Begin turning die ``d`` (flat, at world orientation ``r0``) over
+        its bottom edge toward (ux, uy); False (and it leans that way) if a
+        wall, pin or die stands where it would land."""
+        x0, y0 = d.body.position
+        a = self._size
+        if self._blocked(d, x0 + ux * a, y0 + uy * a):
+            d.lean = (ux, uy)
+            return False
+        d.lean = None
+        d.roll = _Rolling(
+            ux, uy, x0 + ux * a / 2.0, y0 + uy * a / 2.0, omega, r0, vx=slide[0], vy=slide[1]
+        )
+        d.pivot.max_force = 0.0
+        d.gear.max_force = 0.0
+        d.body.angular_velocity = 0.0
+        self._send_roll(d)
+        return True
+
+    def _send_roll(self, d: _Die) -> None:
+        """Set the body's velocity so that the next step takes its centre to
+        where the turn reaches then."""
+        ro = d.roll
+        assert ro is not None
+        # the edge slides on, slowed by table friction
+        speed = math.hypot(ro.vx, ro.vy)
+        if speed > 0.0:
+            slower = max(speed - self.board.die.table_friction * self._g * TIMESTEP, 0.0) / speed
+            ro.vx, ro.vy = ro.vx * slower, ro.vy * slower
+            ro.px += ro.vx * TIMESTEP
+            ro.py += ro.vy * TIMESTEP
+        ro.phi_next = min(
+            tumble.roll_advance(ro.phi, ro.omega0, TIMESTEP, self._size, self._g), math.pi / 2.0
+        )
+        back = tumble.roll_reach(ro.phi_next, self._size)
+        tx, ty = ro.px - ro.ux * back, ro.py - ro.uy * back
+        x, y = d.body.position
+        d.body.velocity = ((tx - x) / TIMESTEP, (ty - y) / TIMESTEP)
+
+    def _advance_roll(self, d: _Die) -> None:
+        """After a step: the rolling die has turned to ``phi_next``. Past a
+        quarter turn it lands on the next face, keeping 1/4 of its turning
+        rate (angular momentum about the new edge, rigid cube), and rolls on
+        while that can tip it again; else it lies flat there."""
+        ro = d.roll
+        assert ro is not None
+        a = self._size
+        back = tumble.roll_reach(ro.phi_next, a)
+        tx, ty = ro.px - ro.ux * back, ro.py - ro.uy * back
+        x, y = d.body.position
+        if math.hypot(tx - x, ty - y) > 0.5:
+            # pushed off its path (struck by a moving die): it falls back on
+            # the face it was turning from, where it is
+            self._end_roll(d, ro.r0, lean=(ro.ux, ro.uy), slide=(ro.vx, ro.vy))
+            return
+        ro.phi = ro.phi_next
+        if ro.phi < math.pi / 2.0:
+            self._send_roll(d)
+            return
+        # a quarter turn: it lands on the next face, flat
+        r1 = tumble.quarter_turn(ro.r0, ro.ux, ro.uy)
+        d.body.position = (ro.px + ro.ux * a / 2.0, ro.py + ro.uy * a / 2.0)
+        self.space.reindex_shapes_for_body(d.body)
+        w = ro.omega0 / 4.0  # it meets the table as fast as it left it flat
+        self._events.append(
+            Event(
+                EventKind.LANDING,
+                self.time,
+                d.id,
+                float(d.body.position[0]),
+                float(d.body.position[1]),
+                "table" if d.floor == 0.0 else "top",
+                ro.omega0 * a,
+                face_up(r1),
+            )
+        )
+        if not self.board.on_board(*d.body.position):
+            self._end_roll(d, r1)  # rolled off the open edge: _check_die takes it
+            return
+        slide = (ro.vx, ro.vy)
+        if tumble.tip_energy_ok(w, a, self._g) and self._start_face(d, ro.ux, ro.uy, w, r1, slide):
+            return
+        self._end_roll(d, r1, lean=d.lean, slide=slide)
+
+    def _end_roll(
+        self,
+        d: _Die,
+        r: NDArray[np.float64],
+        lean: tuple[float, float] | None = None,
+        slide: tuple[float, float] = (0.0, 0.0),
+    ) -> None:
+        """The roll is over: the die lies flat at world orientation ``r``
+        (an exact cube rotation) where it is, sliding on at ``slide`` mm/s;
+        ``lean`` is the way it leans on what stopped it, if anything did."""
+        theta = float(d.body.angle)
+        d.r_rel = np.asarray(np.round(rotation_z(-theta) @ r))
+        d.roll = None
+        d.lean = lean
+        d.body.velocity = slide
+        d.body.angular_velocity = 0.0
+        self._set_grounded(d, d.floor)
 
     def _deepest_overlap(self, d: _Die) -> tuple[float, float, float]:
         """How deep (mm) die ``d`` reaches into anything it collides with at
@@ -1304,7 +1444,10 @@ class World:
             # then slides on at the strike's forward speed
             ux, uy = flick.velocity[0] / flick.speed, flick.velocity[1] / flick.speed
             sign = 1.0 if struck.pitch > 0.0 else -1.0
-            self._roll(d, sign * ux, sign * uy, abs(struck.pitch))
+            # the pressed edge slides on at the forward speed less what the
+            # turn itself carries the centre
+            edge = max(struck.forward - abs(struck.pitch) * self._size / 2.0, 0.0)
+            self._roll(d, sign * ux, sign * uy, abs(struck.pitch), slide=(ux * edge, uy * edge))
         if flick.launch is not LaunchKind.TABLE:
             # it slides off the ledge (a crenelation or the engine's top):
             # the overhang is solved in closed motion, the flight starts as
