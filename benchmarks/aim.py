@@ -77,7 +77,9 @@ def _stats(xs: list[float]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--engines", default="2.5d,reference")
+    ap.add_argument(
+        "--engines", default="2.5d,reference", help="comma-separated engines (default both)"
+    )
     ap.add_argument("--px-mm-s", type=float, default=8.0, help="flick speed per pixel of drag")
     args = ap.parse_args()
     board = load_board("standard")

@@ -78,9 +78,15 @@ def bare_space(world: World) -> pymunk.Space:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--flicks", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--reference", type=int, default=0, metavar="N")
+    ap.add_argument("--flicks", type=int, default=100, help="flicks to time (default 100)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the set-up and flicks")
+    ap.add_argument(
+        "--reference",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also resolve the first N flicks on the MuJoCo reference (default 0: skip)",
+    )
     args = ap.parse_args()
     board = load_board("standard")
     world = World(board)

@@ -28,12 +28,16 @@ from warlords_sim.physics import LaunchKind, RegionKind
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--trials", type=int, default=1500)
-    ap.add_argument("--engines", default="2.5d,reference")
-    ap.add_argument("--velocity", default="0,900")
-    ap.add_argument("--from", dest="seat_area", default="0:2")
-    ap.add_argument("--launch", default="high", choices=["high", "low"])
-    ap.add_argument("--noise", type=float, default=0.05)
+    ap.add_argument(
+        "--trials", type=int, default=1500, help="noisy launches per engine (default 1500)"
+    )
+    ap.add_argument(
+        "--engines", default="2.5d,reference", help="comma-separated engines (default both)"
+    )
+    ap.add_argument("--velocity", default="0,900", help="VX,VY mm/s (default 0,900)")
+    ap.add_argument("--from", dest="seat_area", default="0:2", help="SEAT:AREA (default 0:2)")
+    ap.add_argument("--launch", default="high", choices=["high", "low"], help="crenelation")
+    ap.add_argument("--noise", type=float, default=0.05, help="hand noise (default 0.05)")
     args = ap.parse_args()
     board = load_board("standard")
     vx, vy = (float(t) for t in args.velocity.split(","))

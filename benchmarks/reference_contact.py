@@ -51,6 +51,9 @@ def _plane(board_mu: float, damp: float, dt: float) -> tuple[mujoco.MjModel, muj
 
 
 def main() -> None:
+    import argparse
+
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     board = load_board("standard")
     world = ReferenceWorld(board)
     c = world.contact

@@ -345,3 +345,28 @@ def test_real_pointer_drag_with_xdotool_flicks_a_supply_die(pyglet_mod: Any) -> 
         assert c.state.flicks == 1 and len(c.state.supply(0)) == 5
     finally:
         w.close()
+
+
+def test_strike_height_keys_and_wheel(window: Any) -> None:
+    """W/X and shift+wheel set where the finger strikes (2 mm a step, within
+    the die), shown in the panel beside the spin; a flick carries it and it
+    goes back to the centre after the flick."""
+    inp = window.input
+    for _ in range(6):
+        window.on_key_press(0x77, 0)  # w
+    assert inp.strike == 8.0  # capped at the die's top edge
+    window.on_key_press(0x78, 0)  # x
+    assert inp.strike == 6.0
+    window.on_key_press(0xFFE1, 0)  # left shift held
+    window.on_mouse_scroll(0, 0, 0, -2)
+    window.on_key_release(0xFFE1, 0)
+    assert inp.strike == 2.0 and inp.spin == 0.0
+    window.on_mouse_scroll(0, 0, 0, 1)  # without shift: spin
+    assert inp.spin != 0.0 and inp.strike == 2.0
+    window.draw_frame()
+    assert "strike +2 mm" in window.hud.status.label.text
+    spot = BOARD.launch_spot(0, 2, Crenelation.HIGH)
+    _drag(window, (spot.x, spot.y), (0.0, -50.0))
+    c = window.c
+    assert c.phase.value == "flicking" and c.launch is not None
+    assert c.launch.action.strike_mm == 2.0 and inp.strike == 0.0

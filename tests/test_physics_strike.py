@@ -105,3 +105,43 @@ def test_the_2_5d_world_keeps_a_centre_strike_bitwise() -> None:
     ra = a.flick(Flick(1, (100.0, 700.0)))
     rb = b.flick(Flick(1, (100.0, 700.0), strike_mm=0.0))
     assert ra.digest == rb.digest
+
+
+# ----------------------------------------------------- rules, replays, window
+
+
+def test_a_struck_flick_reaches_the_physics_through_the_rules() -> None:
+    """In a real game a strike outside the die is refused with one line, and
+    the rules hand the strike height to the physics flick."""
+    from warlords_sim.board import Crenelation
+    from warlords_sim.rules import GameConfig, HouseRules
+    from warlords_sim.rules.actions import BoardFlick, SupplyFlick
+    from warlords_sim.rules.engine import Game
+    from warlords_sim.rules.errors import IllegalActionError
+    from warlords_sim.rules.flicks import physics_flick
+
+    game = Game(GameConfig(BOARD, 2, HouseRules()))
+    with pytest.raises(IllegalActionError, match="strike"):
+        game.apply(SupplyFlick(2, Crenelation.HIGH, (0.0, 600.0), strike_mm=9.0))
+    flick, _ = physics_flick(
+        game.state, SupplyFlick(2, Crenelation.HIGH, (0.0, 600.0), 0.0, 1, 5.5)
+    )
+    assert flick.strike_mm == 5.5
+    flick, _ = physics_flick(game.state, BoardFlick(3, (0.0, 300.0), 0.0, -8.0))
+    assert flick.strike_mm == -8.0
+    assert BoardFlick(0, (0.0, 300.0), 0.0, 8.0).to_dict()["strike_mm"] == 8.0
+    assert "strike_mm" not in BoardFlick(0, (0.0, 300.0)).to_dict()  # old lines unchanged
+
+
+def test_a_struck_sandbox_flick_records_and_verifies(tmp_path: object) -> None:
+    from pathlib import Path
+
+    out = Path(str(tmp_path)) / "s.jsonl"
+    res = CliRunner().invoke(
+        main,
+        ["flick", "--at", "0,-150", "--velocity", "0,300", "--strike", "8", "--record", str(out)],
+    )
+    assert res.exit_code == 0, res.output
+    assert '"strike_mm":8.0' in out.read_text()
+    ver = CliRunner().invoke(main, ["replay", str(out), "--verify"])
+    assert ver.exit_code == 0 and "all digests match" in ver.output

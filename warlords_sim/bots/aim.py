@@ -60,9 +60,19 @@ def launch_table(
 ) -> tuple[tuple[float, float], ...]:
     """(speed mm/s, distance mm) of a die launched straight out from ``height_mm``
     on an empty board of ``board``, for speeds 150..2000 mm/s (measured with
-    the real physics once per process)."""
-    from warlords_sim.physics.world import World
+    the real physics once per process).
 
+    Raises:
+        WorldError: a board whose die is not a cube (the table is measured on
+            the 2.5D engine, which models cubic dice only).
+    """
+    from warlords_sim.physics.world import World, WorldError
+
+    if not board.die.cubic:
+        raise WorldError(
+            f"{board.path}: die.sides_mm {list(board.die.sides_mm)}: the aim bot plans on the "
+            "2.5D engine, which models cubic dice only: play a cuboid die with random bots"
+        )
     rows = []
     for v in range(150, 2001, 50):
         world = World(board, castle_seats=())
@@ -247,6 +257,8 @@ class AimBot:
         for plan in sorted(plans, key=lambda p: p.cost):
             v = self.hand.flick(plan.direction, plan.speed, rng)
             spin = float(rng.normal(0.0, 2.0))
+            # it strikes at the centre (strike_mm 0): its launch table is
+            # measured so, and a clean push is what it can aim
             if plan.action_kind == "supply" and plan.spot is not None:
                 return SupplyFlick(plan.spot[0], plan.spot[1], v, spin, 6)
             if plan.action_kind == "board" and plan.die is not None:

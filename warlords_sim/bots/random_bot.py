@@ -32,6 +32,13 @@ class RandomBot:
 
     name = "random"
 
+    @staticmethod
+    def _strike(state: GameState, rng: np.random.Generator) -> float:
+        """Where the finger strikes: anywhere on the die's face, uniform
+        from its bottom to its top edge (mm from the centre)."""
+        half = state.board.die.size_mm / 2.0
+        return float(rng.uniform(-half, half))
+
     def _velocity(
         self, rng: np.random.Generator, base: float, spread: float
     ) -> tuple[float, float]:
@@ -68,13 +75,16 @@ class RandomBot:
             area, cren = legal.supply_spots[int(rng.integers(len(legal.supply_spots)))]
             ox, oy = state.board.castles[legal.seat].outward
             v = self._velocity(rng, math.atan2(oy, ox), math.radians(80))
-            return SupplyFlick(area, cren, v, spin, int(rng.integers(1, 7)))
+            face = int(rng.integers(1, 7))
+            return SupplyFlick(area, cren, v, spin, face, self._strike(state, rng))
         if kind == "board":
             die = legal.board_dice[int(rng.integers(len(legal.board_dice)))]
-            return BoardFlick(die, self._velocity(rng, 0.0, math.pi), spin)
+            v = self._velocity(rng, 0.0, math.pi)
+            return BoardFlick(die, v, spin, self._strike(state, rng))
         if kind == "siege":
             die = legal.siege_dice[int(rng.integers(len(legal.siege_dice)))]
-            return SiegeShot(die, self._velocity(rng, 0.0, math.pi), spin)
+            v = self._velocity(rng, 0.0, math.pi)
+            return SiegeShot(die, v, spin, self._strike(state, rng))
         if kind == "spy" and legal.spy_die is not None:
             h = state.board.half_size_mm - 10.0
             for _ in range(30):

@@ -14,7 +14,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from warlords_sim.board import Board, BoardError, load_board
-from warlords_sim.physics.types import FlickError
+from warlords_sim.physics.types import FlickError, WorldError
 from warlords_sim.rules import GameConfig, HouseRules, load_house_rules
 
 __all__ = [
@@ -31,7 +31,7 @@ PROG = "warlords-sim"
 #: Exit status of an expected input error (the same as click's usage errors).
 EXIT_USAGE = 2
 #: Exceptions that mean "the input is wrong", not "the program is wrong".
-EXPECTED_ERRORS: tuple[type[Exception], ...] = (BoardError, FlickError, OSError)
+EXPECTED_ERRORS: tuple[type[Exception], ...] = (BoardError, FlickError, WorldError, OSError)
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -307,6 +307,7 @@ def record_flick(
     trial: object,
     spin: float,
     face: int,
+    strike: float = 0.0,
 ) -> None:
     """Record ``flick``'s single trial as a sandbox flick and close the replay."""
     from warlords_sim.cli.flick_cmd import TrialResult, _start, setup_world
@@ -326,6 +327,7 @@ def record_flick(
         face=face,
         add_at=start if table else None,
         siege_engine=siege,
+        strike_mm=strike,
     )
     world = sandbox_world(board, sandbox_setup(board))
     result = apply_sandbox(world, action)

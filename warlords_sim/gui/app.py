@@ -58,6 +58,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         pyglet.gl.glClearColor(0.95, 0.94, 0.91, 1.0)
         self.c = controller
         self.input = Input(controller)
+        self._shift = False  # held: the wheel sets the strike height, not the spin
         board = controller.config.board
         self.board_layer = BoardLayer(board)
         self.dice_layer = DiceLayer(board)
@@ -156,7 +157,11 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
 
     def _status(self) -> str:
         i = self.input
-        lines = [f"spin {i.spin:+.0f} rad/s (Q/E, wheel)"]
+        how = "rolls forward" if i.strike > 0 else "slides, tips back" if i.strike < 0 else "slides"
+        lines = [
+            f"spin {i.spin:+.0f} rad/s (Q/E, wheel)",
+            f"strike {i.strike:+.0f} mm from the centre (W/X, shift+wheel): {how}",
+        ]
         if i.spot is not None:
             lines.append(f"supply spot: area {i.spot[0]}, {i.spot[1].value} crenelation")
         if i.siege:
@@ -268,9 +273,16 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         self.input.move(*self.to_mm(x, y))
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
-        self.input.scroll(scroll_y)
+        self.input.scroll(scroll_y, strike=self._shift)
+
+    def on_key_release(self, symbol: int, modifiers: int) -> Any:
+        if symbol in (key.LSHIFT, key.RSHIFT):
+            self._shift = False
 
     def on_key_press(self, symbol: int, modifiers: int) -> Any:
+        if symbol in (key.LSHIFT, key.RSHIFT):
+            self._shift = True
+            return None
         name = key_name(symbol)
         if name == "escape" and self.c.phase is Phase.GAME_OVER:
             self.close()

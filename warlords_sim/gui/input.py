@@ -29,7 +29,7 @@ from warlords_sim.rules.errors import IllegalActionError
 from warlords_sim.rules.game import PendingKind
 from warlords_sim.rules.legal import check, check_spy_spot
 
-__all__ = ["GAIN", "MIN_DRAG_MM", "SPIN_STEP", "Drag", "Input", "PROMPTS"]
+__all__ = ["GAIN", "MIN_DRAG_MM", "SPIN_STEP", "STRIKE_STEP", "Drag", "Input", "PROMPTS"]
 
 #: Flick speed per mm of drag (1/s): the maximum speed is a 200 mm pull.
 GAIN = 10.0
@@ -38,6 +38,10 @@ MIN_DRAG_MM = 3.0
 #: Spin change per Q/E key or wheel notch (rad/s), and its limit.
 SPIN_STEP = 10.0
 MAX_SPIN = 60.0
+#: Change of the strike height per W/X key or shift+wheel notch, mm: where
+#: the finger strikes the die, above (+) or below (-) its centre
+#: (physics/strike.py); high it rolls forward as it goes, low it slides.
+STRIKE_STEP = 2.0
 
 PROMPTS = {
     PendingKind.SCOUT: "Scout: flick the same die again (drag it), or D to decline",
@@ -86,6 +90,7 @@ class Input:
         self.drag: Drag | None = None
         self.siege = False  # siege engine mode (S)
         self.spin = 0.0
+        self.strike = 0.0
         self.ring_from: int | None = None
         self.pointer: tuple[float, float] | None = None
         self.spy_ok = False
@@ -281,19 +286,20 @@ class Input:
             self.c.message = "drag back further to flick (nothing was flicked)"
             return
         v = drag.velocity()
-        spin = self.spin
+        spin, strike = self.spin, self.strike
         action: Action
         if drag.kind == "supply":
             assert drag.spot is not None
-            action = SupplyFlick(drag.spot[0], drag.spot[1], v, spin)
+            action = SupplyFlick(drag.spot[0], drag.spot[1], v, spin, strike_mm=strike)
         elif drag.kind == "siege":
             assert drag.die is not None
-            action = SiegeShot(drag.die, v, spin)
+            action = SiegeShot(drag.die, v, spin, strike)
         else:
             assert drag.die is not None
-            action = BoardFlick(drag.die, v, spin)
+            action = BoardFlick(drag.die, v, spin, strike)
         if self.c.submit(action):
             self.spin = 0.0
+            self.strike = 0.0
             self.siege = False
 
     def cancel(self) -> None:
@@ -307,7 +313,7 @@ class Input:
     # ------------------------------------------------------------ keys
 
     def key(self, name: str) -> None:
-        """A key by name: 1 2 3 h l s d q e f space enter escape."""
+        """A key by name: 1 2 3 h l s d q e w x f space enter escape."""
         c = self.c
         if name == "escape":
             self.cancel()
@@ -321,6 +327,9 @@ class Input:
         if name in ("q", "e"):
             step = SPIN_STEP if name == "q" else -SPIN_STEP
             self.spin = max(-MAX_SPIN, min(MAX_SPIN, self.spin + step))
+            return
+        if name in ("w", "x"):
+            self.nudge_strike(1.0 if name == "w" else -1.0)
             return
         if not c.is_human_turn():
             return
@@ -357,5 +366,15 @@ class Input:
             self.spot = (area, cren)
             c.message = f"area {area}, {cren.value} crenelation: press the die there and drag back"
 
-    def scroll(self, notches: float) -> None:
+    def scroll(self, notches: float, strike: bool = False) -> None:
+        """The wheel: spin, or with ``strike`` (shift held) the strike height."""
+        if strike:
+            self.nudge_strike(notches)
+            return
         self.spin = max(-MAX_SPIN, min(MAX_SPIN, self.spin + SPIN_STEP * notches))
+
+    def nudge_strike(self, steps: float) -> None:
+        """Move the strike height by ``steps`` of :data:`STRIKE_STEP` mm,
+        within the die (half its edge either side of its centre)."""
+        half = self.c.config.board.die.size_mm / 2.0
+        self.strike = max(-half, min(half, self.strike + STRIKE_STEP * steps))

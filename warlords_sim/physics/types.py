@@ -21,7 +21,12 @@ __all__ = [
     "LaunchKind",
     "Region",
     "RegionKind",
+    "WorldError",
 ]
+
+
+class WorldError(ValueError):
+    """A request the world cannot honour (unknown die, a place off the board)."""
 
 
 class FlickError(ValueError):

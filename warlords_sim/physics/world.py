@@ -86,6 +86,7 @@ from warlords_sim.physics.types import (
     Flick,
     FlickResult,
     LaunchKind,
+    WorldError,
 )
 
 __all__ = ["MAX_FLICK_SPEED", "MAX_FLICK_SPIN", "TIMESTEP", "World", "WorldError"]
@@ -111,10 +112,6 @@ _DIE_TYPE = 1
 _WALL_TYPE = 2
 _PIN_TYPE = 3
 _ENGINE_TYPE = 4
-
-
-class WorldError(ValueError):
-    """A request the world cannot honour (unknown die, a place off the board)."""
 
 
 @dataclass

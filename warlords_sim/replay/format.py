@@ -148,18 +148,21 @@ class SupplyFlickRec(_A, tag="supply_flick"):
     velocity: Vec
     spin: float = 0.0
     face: int = 1
+    strike_mm: float = 0.0
 
 
 class BoardFlickRec(_A, tag="board_flick"):
     die: int
     velocity: Vec
     spin: float = 0.0
+    strike_mm: float = 0.0
 
 
 class SiegeShotRec(_A, tag="siege_shot"):
     die: int
     velocity: Vec
     spin: float = 0.0
+    strike_mm: float = 0.0
 
 
 class SpyMoveRec(_A, tag="spy_move"):
@@ -185,6 +188,7 @@ class SandboxFlickRec(_A, tag="flick"):
     die: int
     velocity: Vec
     spin: float = 0.0
+    strike_mm: float = 0.0
     launch: Literal["table", "low", "high", "siege"] = "table"
     start: Vec | None = None
     height_mm: float = 0.0

@@ -48,9 +48,18 @@ class SandboxFlick:
     face: int | None = None
     add_at: Vec | None = None
     siege_engine: Vec | None = None
+    strike_mm: float = 0.0
 
     def to_flick(self) -> Flick:
-        return Flick(self.die, self.velocity, self.spin, self.launch, self.start, self.height_mm)
+        return Flick(
+            self.die,
+            self.velocity,
+            self.spin,
+            self.launch,
+            self.start,
+            self.height_mm,
+            self.strike_mm,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         def lst(v: Vec | None) -> list[float] | None:
@@ -67,6 +76,7 @@ class SandboxFlick:
             "face": self.face,
             "add_at": lst(self.add_at),
             "siege_engine": lst(self.siege_engine),
+            **({"strike_mm": self.strike_mm} if self.strike_mm != 0.0 else {}),
         }
 
     @classmethod
@@ -84,6 +94,7 @@ class SandboxFlick:
             None if face is None else int(face),
             _vec(d.get("add_at")),
             _vec(d.get("siege_engine")),
+            float(d.get("strike_mm", 0.0)),
         )
 
 

@@ -59,7 +59,8 @@ def _float(d: dict[str, Any], key: str, default: float | None = None) -> float:
 
 @dataclass(frozen=True)
 class SupplyFlick:
-    """Flick a die from the supply at front ``area`` (1..3) and ``crenelation``."""
+    """Flick a die from the supply at front ``area`` (1..3) and ``crenelation``,
+    with ``face`` up, struck ``strike_mm`` mm above its centre (physics/strike.py)."""
 
     kind: ClassVar[str] = "supply_flick"
     area: int
@@ -67,9 +68,10 @@ class SupplyFlick:
     velocity: tuple[float, float]
     spin: float = 0.0
     face: int = 1
+    strike_mm: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "type": self.kind,
             "area": self.area,
             "crenelation": self.crenelation.value,
@@ -77,6 +79,9 @@ class SupplyFlick:
             "spin": self.spin,
             "face": self.face,
         }
+        if self.strike_mm != 0.0:
+            d["strike_mm"] = self.strike_mm
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SupplyFlick:
@@ -86,29 +91,40 @@ class SupplyFlick:
             _vec(d.get("velocity"), "velocity"),
             _float(d, "spin", 0.0),
             _int(d, "face"),
+            _float(d, "strike_mm", 0.0),
         )
 
 
 @dataclass(frozen=True)
 class _DieFlick:
-    """A flick of one die already on the board: its id, velocity (mm/s) and spin (rad/s)."""
+    """A flick of one die already on the board: its id, velocity (mm/s), spin
+    (rad/s) and where the finger strikes (mm above the die's centre)."""
 
     kind: ClassVar[str]
     die: int
     velocity: tuple[float, float]
     spin: float = 0.0
+    strike_mm: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "type": self.kind,
             "die": self.die,
             "velocity": [self.velocity[0], self.velocity[1]],
             "spin": self.spin,
         }
+        if self.strike_mm != 0.0:
+            d["strike_mm"] = self.strike_mm
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Self:
-        return cls(_int(d, "die"), _vec(d.get("velocity"), "velocity"), _float(d, "spin", 0.0))
+        return cls(
+            _int(d, "die"),
+            _vec(d.get("velocity"), "velocity"),
+            _float(d, "spin", 0.0),
+            _float(d, "strike_mm", 0.0),
+        )
 
 
 @dataclass(frozen=True)

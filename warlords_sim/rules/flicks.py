@@ -64,10 +64,21 @@ def physics_flick(
         die = state.supply(state.active)[0]
         spot = b.launch_spot(state.seat_of(state.active), action.area, action.crenelation)
         launch = LaunchKind.HIGH if action.crenelation is Crenelation.HIGH else LaunchKind.LOW
-        flick = Flick(die, action.velocity, action.spin, launch, (spot.x, spot.y), spot.height_mm)
+        flick = Flick(
+            die,
+            action.velocity,
+            action.spin,
+            launch,
+            (spot.x, spot.y),
+            spot.height_mm,
+            action.strike_mm,
+        )
         return flick, action.face
     if isinstance(action, BoardFlick):
-        return Flick(action.die, action.velocity, action.spin, LaunchKind.TABLE), None
+        flick = Flick(
+            action.die, action.velocity, action.spin, LaunchKind.TABLE, strike_mm=action.strike_mm
+        )
+        return flick, None
     engine, start = siege_start(state, action.die, action.velocity)
     state.physics.place_siege_engine(*engine)
     flick = Flick(
@@ -77,6 +88,7 @@ def physics_flick(
         LaunchKind.SIEGE,
         start,
         b.siege_engine.launch_height_mm,
+        action.strike_mm,
     )
     return flick, None
 

@@ -263,6 +263,12 @@ def check(state: GameState, action: Action) -> None:
                 f"a {kind.value if kind else ''} ability is pending: use or decline it"
             )
         _check_velocity(action.velocity, action.spin)
+        half = state.board.die.size_mm / 2.0
+        if not (math.isfinite(action.strike_mm) and abs(action.strike_mm) <= half):
+            raise err.BadFlickError(
+                f"the finger strikes within the die, -{half:g}..{half:g} mm from its centre, "
+                f"got strike_mm {action.strike_mm}"
+            )
     if isinstance(action, SupplyFlick):
         if kind is PendingKind.SCOUT:
             raise err.WrongDieError("a Scout's second flick is of the Scout itself, not a new die")
