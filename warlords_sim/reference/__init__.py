@@ -17,7 +17,8 @@ try:
     import mujoco  # noqa: F401
 except ImportError as e:  # pragma: no cover - depends on the installation
     raise ImportError(
-        "the reference engine needs MuJoCo: pip install 'warlords-sim[reference]'"
+        "the reference engine needs MuJoCo: pip install 'warlords-sim[reference]' "
+        "(in a clone of the repository: pip install -e '.[reference]')"
     ) from e
 
 from warlords_sim.reference.calibrate import CalibrationError, ContactDamping, calibrate_board
