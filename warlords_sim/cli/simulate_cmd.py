@@ -37,10 +37,13 @@ extra): slow, seconds per round.
 """
 
 
-def summary(state: GameState, seed: int, bots: list[str], skill: float) -> dict[str, Any]:
-    """The game as a JSON-ready object."""
+def summary(
+    state: GameState, seed: int, bots: list[str], skill: float, engine: str = "2.5d"
+) -> dict[str, Any]:
+    """The game as a JSON-ready object (``engine``: the physics it ran on)."""
     return {
         "seed": seed,
+        "engine": engine,
         "players": state.players,
         "bots": bots,
         "skill": skill,
@@ -62,7 +65,7 @@ def _table(data: dict[str, Any]) -> None:
     n = data["players"]
     table = Table(
         title=f"Warlords: {n} players, {data['variant']}, seed {data['seed']} "
-        f"(bots {', '.join(data['bots'])})"
+        f"(bots {', '.join(data['bots'])}; {data.get('engine', '2.5d')} physics)"
     )
     table.add_column("round", justify="right")
     table.add_column("first", justify="right")
@@ -225,7 +228,7 @@ def simulate(
         game = play_game(config, policies, seed, physics=physics, on_outcome=on_outcome)
     if rec is not None:
         rec.finish(game)
-    data = summary(game.state, seed, names, skill)
+    data = summary(game.state, seed, names, skill, engine)
     if as_json:
         click.echo(json.dumps(data))
     else:
