@@ -306,6 +306,71 @@ def test_bad_board_file_names_file_and_field(tmp_path: Path, case: str) -> None:
     assert isinstance(info.value, ValueError)
 
 
+def _sides(value: str) -> Callable[[str], str]:
+    return lambda t: t.replace("# sides_mm = [16.0, 16.0, 16.0]", f"sides_mm = {value}")
+
+
+# What broke: sides of 1e300 mm crashed MuJoCo, 1e9 mm flooded qhull
+# warnings, 200 mm ran; an edge radius of half the side (a sphere) loaded;
+# a notch narrower than the die loaded although the board promises "room
+# for a 16 mm die".
+OUT_OF_RANGE: dict[str, tuple[Callable[[str], str], str, str]] = {
+    "side 1e300": (_sides("[1e300, 1e300, 1e300]"), "die.sides_mm[0]", "[2, 100] mm"),
+    "side 1e9": (_sides("[16.0, 1e9, 16.0]"), "die.sides_mm[1]", "[2, 100] mm"),
+    "side 200": (_sides("[16.0, 16.0, 200.0]"), "die.sides_mm[2]", "[2, 100] mm"),
+    "side 0.1": (_sides("[0.1, 16.0, 16.0]"), "die.sides_mm[0]", "[2, 100] mm"),
+    "size 1e9": (lambda t: _set_field(t, "die", "size_mm", "1e9"), "die.size_mm", "[2, 100] mm"),
+    "edge radius half": (
+        lambda t: _set_field(t, "die", "edge_radius_mm", "8.0"),
+        "die.edge_radius_mm",
+        "(0, 8) mm",
+    ),
+    "edge radius vs a thin side": (
+        _sides("[16.0, 16.0, 3.0]"),
+        "die.edge_radius_mm",
+        "(0, 1.5) mm",
+    ),
+    "notch as wide as the die": (
+        lambda t: _set_field(t, "castle", "crenelation_width_mm", "16.0"),
+        "castle.crenelation_width_mm",
+        "more than 16 mm",
+    ),
+    "notch narrower than a cuboid's longest side": (
+        _sides("[20.0, 16.0, 12.0]"),
+        "castle.crenelation_width_mm",
+        "more than 20 mm",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OUT_OF_RANGE))
+def test_die_and_notch_sizes_are_bounded(tmp_path: Path, case: str) -> None:
+    """Every die side lies in 2..100 mm, the edge radius under half the
+    smallest side, the low crenelation's notch wider than the die; the error
+    names the file, the field and the allowed range."""
+    corrupt, field, allowed = OUT_OF_RANGE[case]
+    path = tmp_path / "bad.toml"
+    path.write_text(corrupt(STANDARD.read_text(encoding="utf-8")), encoding="utf-8")
+    with pytest.raises(BoardError) as info:
+        load_board(path)
+    msg = str(info.value)
+    for needle in (str(path), f"field {field}:", allowed):
+        assert needle in msg, msg
+
+
+def test_board_summary_prints_a_cuboid_die_s_sides(tmp_path: Path) -> None:
+    """``warlords-sim board`` names a cuboid die's three sides, not its
+    size_mm (it printed "die 16 mm" for a 20 x 16 x 12 mm die)."""
+    text = _sides("[20.0, 16.0, 12.0]")(STANDARD.read_text(encoding="utf-8"))
+    path = tmp_path / "cuboid.toml"
+    path.write_text(_set_field(text, "castle", "crenelation_width_mm", "24.0"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["board", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "die         20 x 16 x 12 mm" in result.stdout, result.stdout
+    result = CliRunner().invoke(main, ["board"])
+    assert "die         16 mm," in result.stdout, result.stdout
+
+
 def test_not_toml(tmp_path: Path) -> None:
     path = tmp_path / "garbage.toml"
     path.write_text("this is [not toml\n", encoding="utf-8")

@@ -14,13 +14,15 @@ import math
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner, Result
 
-from warlords_sim.board import Board, load_board
+from warlords_sim.board import BOARDS_DIR, Board, load_board
+from warlords_sim.cli import fidelity_cmd as fidelity_cmd_mod
 from warlords_sim.cli import main
 from warlords_sim.fidelity import (
     Criterion,
@@ -129,13 +131,73 @@ def test_bad_scenario_files_name_file_scenario_and_field(
         assert needle in msg, msg
 
 
-def test_a_set_up_that_does_not_fit_names_the_scenario(tmp_path: Path, board: Board) -> None:
-    """A resting die on a pin is only found when the world is built; the run
-    fails before any trial with an error naming the scenario."""
-    text = _edit("noise = 0.05", "noise = 0.05\ndice = [{ die = 1, at = [0.0, -60.0] }]")
-    scenarios = load_scenarios(_write(tmp_path, text), board)
-    with pytest.raises(ScenarioError, match="'second'.*overlap"):
+@pytest.mark.parametrize(
+    ("edit", "field", "blocker"),
+    [
+        ("dice = [{ die = 1, at = [0.0, -60.0] }]", "dice[0].at", "the pin in hole 9"),
+        ("dice = [{ die = 1, at = [0.0, -214.0] }]", "dice[0].at", "a wall of castle 0"),
+        ("dice = [{ die = 1, at = [5.0, -120.0] }]", "flick.at", "die 1"),
+        (
+            "dice = [{ die = 1, at = [50.0, 50.0] }, { die = 2, at = [52.0, 50.0] }]",
+            "dice[1].at",
+            "die 1",
+        ),
+        ("siege_engine = [0.0, -60.0]", "siege_engine", "the pin in hole 9"),
+        ("siege_engine = [0.0, -200.0]", "siege_engine", "a wall of castle 0"),
+        ("siege_engine = [0.0, -130.0]", "flick.at", "the siege engine"),
+    ],
+)
+def test_a_set_up_that_does_not_fit_is_refused_on_load(
+    tmp_path: Path, board: Board, edit: str, field: str, blocker: str
+) -> None:
+    """A die or siege engine overlapping a wall, a pin, the engine or another
+    die is refused when the file is loaded with its board (so --list refuses
+    it too), naming the file, the scenario, the field and what it overlaps.
+
+    What broke: these were found only when a world was built, in a message
+    naming neither the file nor the field (``set-up on 2.5d: a die at (0,
+    -214) mm would overlap a wall``); a siege engine on a pin or a wall was
+    not found at all."""
+    path = _write(tmp_path, _edit("noise = 0.05", f"noise = 0.05\n{edit}"))
+    with pytest.raises(ScenarioError) as info:
+        load_scenarios(path, board)
+    msg = str(info.value)
+    for needle in (str(path), "'second' (#2)", f"field {field}:", f"overlap {blocker}"):
+        assert needle in msg, msg
+    res = _cli("--scenario-file", path, "--list")
+    assert res.exit_code == 2 and f"field {field}:" in res.output, res.output
+
+
+def test_a_set_up_found_only_when_built_names_file_and_field(tmp_path: Path, board: Board) -> None:
+    """Loaded without a board (no geometry checks), a die on a pin is found
+    when the world is built: the run fails before any trial, the message
+    naming the file, the scenario, the field and the engine."""
+    path = _write(
+        tmp_path, _edit("noise = 0.05", "noise = 0.05\ndice = [{ die = 1, at = [0.0, -60.0] }]")
+    )
+    scenarios = load_scenarios(path)
+    scenarios = tuple(replace(s, pins=(9,)) for s in scenarios)
+    with pytest.raises(ScenarioError) as info:
         run_fidelity(board, scenarios, 1, 0, ("2.5d", "2.5d"))
+    msg = str(info.value)
+    for needle in (str(path), "'second'", "field dice[0].at", "on 2.5d", "overlap"):
+        assert needle in msg, msg
+
+
+def test_a_board_an_engine_cannot_run_is_one_line(tmp_path: Path) -> None:
+    """``fidelity --board CUBOID`` on the 2.5D engine: one line, exit 2.
+
+    What broke: make_world's WorldError (the 2.5D engine models cubic dice
+    only) was raised outside build_world's try: a traceback."""
+    text = BOARDS_DIR.joinpath("standard.toml").read_text()
+    text = text.replace("# sides_mm = [16.0, 16.0, 16.0]", "sides_mm = [16.0, 16.0, 12.0]")
+    path = tmp_path / "cuboid.toml"
+    path.write_text(text)
+    res = _cli("--board", path, "--scenarios", "slide-pin-300", "--trials", 1,
+               "--engines", "2.5d,2.5d")  # fmt: skip
+    assert res.exit_code == 2, res.output
+    assert "engine 2.5d cannot run the board" in res.output and "cubic dice only" in res.output
+    assert len(res.output.strip().splitlines()) == 1, res.output
 
 
 def test_the_shipped_scenarios_cover_the_issue(board: Board) -> None:
@@ -346,6 +408,38 @@ def test_plot_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
     res = _cli(*args, "--force")
     assert res.exit_code == 0, res.output
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plot_targets_are_checked_before_any_trial(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--plot DIR``: an empty name, a folder that cannot be created, a
+    target that is a folder are refused with ``--plot`` before any trial.
+
+    What broke: ``--plot ""`` was taken as the current folder, a folder
+    under a file and a target that is a folder failed with a traceback
+    after every trial had run."""
+
+    def no_run(*_: object, **__: object) -> None:
+        raise AssertionError("trials ran before the --plot checks")
+
+    monkeypatch.setattr(fidelity_cmd_mod, "run_fidelity", no_run)
+    afile = tmp_path / "afile"
+    afile.write_text("mine")
+    taken = tmp_path / "taken"
+    (taken / "slide-pin-300.png").mkdir(parents=True)
+    for plot, needle in (
+        ("", "--plot: expected a folder"),
+        (afile, "is not a folder"),
+        (afile / "sub", "--plot: cannot create the folder"),
+        (taken, "slide-pin-300.png is a folder"),
+    ):
+        for force in ((), ("--force",)):
+            res = _cli("--engines", "2.5d,2.5d", "--scenarios", "slide-pin-300", "--plot", plot,
+                       *force)  # fmt: skip
+            assert res.exit_code == 2, (plot, res.output)
+            assert needle in res.output and len(res.output.strip().splitlines()) == 1, res.output
+    assert afile.read_text() == "mine"
 
 
 class _BackwardsWorld:

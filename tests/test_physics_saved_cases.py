@@ -183,6 +183,8 @@ def test_bounce_off_a_wall_top_falls_to_the_board(board: Board) -> None:
     """Saved case: a die launched at 150 mm/s from 60 mm above castle 0's
     middle front wall (y -226..-202) lands on the wall top and bounces back
     out over the moat. Every later LANDING on a "top" must be over the wall.
+    (Launched as HIGH from 60 mm: no siege engine stands there, and a SIEGE
+    flick needs one; the 2.5D world moves both launches alike.)
 
     What broke: the floor of the flight stays at the wall's 40 mm after the
     die has left the wall: it keeps landing "top" over the moat and the open
@@ -190,7 +192,7 @@ def test_bounce_off_a_wall_top_falls_to_the_board(board: Board) -> None:
     floating at 40 mm, until it is laid flat and only then falls."""
     w = World(board)
     res = w.flick(
-        Flick(1, (0.0, -150.0), launch=LaunchKind.SIEGE, start=(0.0, -206.0), height_mm=60.0)
+        Flick(1, (0.0, -150.0), launch=LaunchKind.HIGH, start=(0.0, -206.0), height_mm=60.0)
     )
     tops = [e for e in res.events if e.kind is EventKind.LANDING and e.other == "top"]
     assert tops, "the die should land on the wall top first"

@@ -31,6 +31,7 @@ from warlords_sim.replay import (
     load_replay,
     rebuild,
     resume,
+    verify_engines,
 )
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "replays"
@@ -204,6 +205,21 @@ BAD_HEADERS = {
         lambda h: h.update(version=1),
         "line 1: field `physics`: not part of format version 1",
     ),
+    # what broke: "expected object | null", though null is then refused as missing
+    "physics a string": (
+        lambda h: h.update(physics="2.5d"),
+        "line 1: field `physics`: expected an object naming the physics engine and model "
+        'version, e.g. {"engine": "2.5d"',
+    ),
+    "physics null": (
+        lambda h: h.update(physics=None),
+        "line 1: field `physics`: expected an object naming",
+    ),
+    # what broke: a huge value was echoed whole
+    "huge engine": (
+        lambda h: h["physics"].update(engine="e" * 100_000),
+        "line 1: field `physics.engine`: expected one of '2.5d', 'reference', got 'eeeeee",
+    ),
     "unknown version": (
         lambda h: h.update(version=3),
         "line 1: field `version`: unknown version 3; this warlords-sim reads versions 1, 2",
@@ -218,6 +234,7 @@ def test_a_bad_physics_field_fails_loading_in_one_line(case: str, tmp_path: Path
     with pytest.raises(ReplayError) as e:
         load_replay(path)
     assert str(e.value).startswith(f"{path}: {expected}")
+    assert len(str(e.value)) < 300 + len(str(path)), "a long value must be cut"
     res = run("replay", path, "--verify")
     assert res.exit_code == 2 and len(res.stderr.strip().splitlines()) == 1
     assert expected in res.stderr
@@ -257,3 +274,65 @@ def test_a_2_5d_replay_does_not_import_the_reference() -> None:
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert res.stdout.strip() == "[]"
+
+
+# ------------------------------------------- refusals say what would work
+
+
+def _on_reference(model: str) -> Any:
+    def fn(h: dict[str, Any]) -> None:
+        h["physics"] = {"engine": "reference", "model": model}
+
+    return fn
+
+
+def test_a_sandbox_replay_on_the_reference_is_not_sent_to_verify(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_simulation: None
+) -> None:
+    """A sandbox replay (re-simulated on the 2.5D world only) labelled as
+    made on the reference: ``replay --verify`` refuses it in one line that
+    does not suggest ``--verify``.
+
+    What broke: the refusal said "check it headless with 'warlords-sim
+    replay FILE --verify'", the very command that had failed."""
+    monkeypatch.setattr(reference_pkg, "MODEL_VERSION", "ref-1", raising=False)
+    path = edited(SANDBOX, tmp_path, _on_reference("ref-1"))
+    res = run("replay", path, "--verify")
+    assert res.exit_code == 2, res.output
+    err = res.stderr.strip().splitlines()
+    assert len(err) == 1 and "--verify" not in err[0], err
+    assert "a sandbox replay is re-simulated on '2.5d' only" in err[0], err
+
+
+def test_the_window_suggests_verify_only_when_verify_would_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_simulation: None
+) -> None:
+    """``render`` of a game made on the reference suggests ``replay
+    --verify`` only if this build has the reference model it names;
+    otherwise it says that no command re-simulates it.
+
+    What broke: it suggested --verify, which then refused the file too."""
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.setattr(reference_pkg, "MODEL_VERSION", "ref-1", raising=False)
+    for model, verifiable in (("ref-1", True), ("2.5d-4", False)):
+        path = edited(GAME, tmp_path, _on_reference(model), keep=10)
+        res = run("render", path, "--out", tmp_path / "a.gif")
+        assert res.exit_code == 2, res.output
+        err = res.stderr.strip()
+        assert ("--verify" in err) is verifiable, err
+        rep = load_replay(path)
+        if verifiable:
+            assert check_model(rep, verify_engines(rep)).model == "ref-1"
+        else:
+            assert "no command re-simulates it" in err, err
+            res = run("replay", path, "--verify")
+            assert res.exit_code == 2 and "physics.model" in res.stderr, res.stderr
+
+
+def test_a_huge_model_string_is_cut_in_the_refusal(tmp_path: Path, no_simulation: None) -> None:
+    """What broke: a 10 MB ``physics.model`` was echoed whole."""
+    path = edited(SANDBOX, tmp_path, lambda h: h["physics"].update(model="x" * 1_000_000))
+    res = run("replay", path, "--verify")
+    assert res.exit_code == 2
+    err = res.stderr.strip()
+    assert "xxx... (1000000 characters)" in err and len(err) < 400 + len(str(path)), err[:500]

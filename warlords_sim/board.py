@@ -30,6 +30,7 @@ import msgspec
 
 __all__ = [
     "BOARDS_DIR",
+    "DIE_SIDE_RANGE_MM",
     "Board",
     "BoardError",
     "Castle",
@@ -497,6 +498,25 @@ def _positive(path: Path, field: str, v: float) -> float:
     return v
 
 
+#: Side lengths a die may have, mm: hand-sized dice (a standard d6 is
+#: 16 mm; 2..100 mm leaves wide room). The simulation is set up and checked
+#: for such dice; far outside them the 3D reference breaks (sides of 1e300 mm
+#: crashed MuJoCo, 1e9 mm flooded qhull warnings building the die's mesh).
+DIE_SIDE_RANGE_MM = (2.0, 100.0)
+
+
+def _die_side(path: Path, field: str, v: float) -> float:
+    lo, hi = DIE_SIDE_RANGE_MM
+    if not (math.isfinite(v) and lo <= v <= hi):
+        raise _err(
+            path,
+            field,
+            f"a side in [{lo:g}, {hi:g}] mm (a hand-sized die, as the simulation is set up "
+            f"and checked for; a standard d6 is 16 mm), got {v}",
+        )
+    return float(v)
+
+
 def _fraction(path: Path, field: str, v: float, hi: float = 1.0) -> float:
     if not (math.isfinite(v) and 0.0 <= v <= hi):
         raise _err(path, field, f"a number in [0, {hi}], got {v}")
@@ -679,17 +699,20 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
     size = _positive(path, "board.size_mm", f.board.size_mm)
     g = _positive(path, "board.gravity_mm_s2", f.board.gravity_mm_s2)
     d = f.die
-    die_size = _positive(path, "die.size_mm", d.size_mm)
+    die_size = _die_side(path, "die.size_mm", d.size_mm)
     sx, sy, sz = d.sides_mm if d.sides_mm is not None else (die_size, die_size, die_size)
     sides = (
-        _positive(path, "die.sides_mm[0]", sx),
-        _positive(path, "die.sides_mm[1]", sy),
-        _positive(path, "die.sides_mm[2]", sz),
+        _die_side(path, "die.sides_mm[0]", sx),
+        _die_side(path, "die.sides_mm[1]", sy),
+        _die_side(path, "die.sides_mm[2]", sz),
     )
     radius = d.edge_radius_mm if d.edge_radius_mm is not None else die_size / 10.0
-    if not (math.isfinite(radius) and 0.0 < radius <= min(sides) / 2.0):
+    if not (math.isfinite(radius) and 0.0 < radius < min(sides) / 2.0):
         raise _err(
-            path, "die.edge_radius_mm", f"a radius in (0, {min(sides) / 2.0:g}] mm, got {radius}"
+            path,
+            "die.edge_radius_mm",
+            f"a radius in (0, {min(sides) / 2.0:g}) mm, less than half the smallest side "
+            f"(at half of it the die is a sphere or a rod), got {radius}",
         )
     die = DieSpec(
         size_mm=die_size,
@@ -722,6 +745,14 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
     if low >= high:
         raise _err(path, "castle.low_crenelation_mm", f"less than high_crenelation_mm ({high})")
     notch = _positive(path, "castle.crenelation_width_mm", cs.crenelation_width_mm)
+    widest = max(die.size_mm, *die.sides_mm)
+    if not notch > widest:
+        raise _err(
+            path,
+            "castle.crenelation_width_mm",
+            f"a notch wider than the die, which must fit through it: more than {widest:g} mm "
+            f"(the die's longest side, it may lie any way across the notch), got {notch:g}",
+        )
     castles = tuple(_build_castle(path, cs, seat, die.size_mm) for seat in range(4))
     _check_notches(path, castles[0], notch, die.size_mm)
 

@@ -76,7 +76,10 @@ def launch_table(
     rows = []
     for v in range(150, 2001, 50):
         world = World(board, castle_seats=())
-        res = world.flick(Flick(0, (0.0, float(v)), 0.0, kind, (0.0, -150.0), height_mm), face=1)
+        # a SIEGE flick needs a placed engine; with none, the same ledge
+        # launch from that height is a HIGH one (the 2.5D world moves both alike)
+        launch = LaunchKind.HIGH if kind is LaunchKind.SIEGE else kind
+        res = world.flick(Flick(0, (0.0, float(v)), 0.0, launch, (0.0, -150.0), height_mm), face=1)
         pose = res.pose
         if pose is not None:
             rows.append((float(v), pose.y + 150.0))

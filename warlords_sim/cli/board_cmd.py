@@ -59,6 +59,14 @@ def board_to_json(
     return data
 
 
+def _die_size(b: Board) -> str:
+    """``16 mm`` for a cube, ``20 x 16 x 12 mm (a cuboid: sides_mm)`` otherwise."""
+    if b.die.cubic:
+        return f"{b.die.size_mm:g} mm"
+    sides = " x ".join(f"{v:g}" for v in b.die.sides_mm)
+    return f"{sides} mm (a cuboid: sides_mm along body x, y, z)"
+
+
 def _summary(b: Board, castle_seats: tuple[int, ...], side_walls: bool) -> str:
     c0 = b.castles[0]
     ring = b.center_ring
@@ -69,7 +77,7 @@ def _summary(b: Board, castle_seats: tuple[int, ...], side_walls: bool) -> str:
         f"  file        {b.path}",
         f"  sha256      {b.sha256}",
         f"  size        {b.size_mm:g} mm square, open edge; gravity {b.gravity_mm_s2:g} mm/s^2",
-        f"  die         {b.die.size_mm:g} mm, {b.die.mass_g:g} g, table friction "
+        f"  die         {_die_size(b)}, {b.die.mass_g:g} g, table friction "
         f"{b.die.table_friction:g}, restitution {b.die.table_restitution:g}",
         f"  pins        radius {b.pin.radius_mm:g} mm, height {b.pin.height_mm:g} mm",
         f"  castles     courtyard {c0.courtyard.width:g} x {c0.courtyard.height:g} mm, "

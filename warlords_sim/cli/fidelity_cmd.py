@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 import click
@@ -65,6 +66,37 @@ def _engines(text: str) -> tuple[str, str]:
             f"(the second is the baseline), got {text!r}"
         )
     return names[0], names[1]
+
+
+def _plot_targets(plot: str, names: list[str], force: bool) -> list[Path]:
+    """The PNGs ``--plot DIR`` will write, checked before any trial runs:
+    DIR is a folder that exists or can be created and is writable, no
+    target is a folder, and none exists unless ``force``. Creates DIR."""
+    from warlords_sim.fidelity.plot import plot_paths
+
+    if not plot.strip():
+        fail("--plot: expected a folder to write the PNGs to, got ''")
+    folder = Path(plot)
+    if folder.exists() and not folder.is_dir():
+        fail(f"--plot: {plot} is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(f"--plot: cannot create the folder {plot}: {e.strerror or e}")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        fail(f"--plot: cannot write into the folder {plot}: {e.strerror or e}")
+    paths = plot_paths(names, folder)
+    for p in paths:
+        if p.is_dir():
+            fail(f"--plot: {p} is a folder; it is where the PNG of scenario {p.stem!r} goes")
+    taken = [str(p) for p in paths if p.exists()]
+    if taken and not force:
+        more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
+        fail(f"--plot: {taken[0]}{more} already exists; use --force to overwrite")
+    return paths
 
 
 @click.command("fidelity", help=_HELP)
@@ -132,19 +164,7 @@ def fidelity(
             click.echo(f"{s.name:24s} {s.description}")
         return
     engs = _engines(engines)
-    paths: list[Path] = []
-    if plot is not None:
-        from warlords_sim.fidelity.plot import plot_paths
-
-        folder = Path(plot)
-        if folder.exists() and not folder.is_dir():
-            fail(f"--plot: {plot} is not a folder")
-        paths = plot_paths([s.name for s in scenarios], folder)
-        taken = [str(p) for p in paths if p.exists()]
-        if taken and not force:
-            more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
-            fail(f"--plot: {taken[0]}{more} already exists; use --force to overwrite")
-        folder.mkdir(parents=True, exist_ok=True)
+    paths = _plot_targets(plot, [s.name for s in scenarios], force) if plot is not None else []
     show = sys.stderr.isatty() if progress is None else progress
     try:
         if show:

@@ -352,7 +352,8 @@ benchmarks/flick.py).
     default=0.0,
     show_default=True,
     type=float,
-    help="Where the finger strikes, mm above the die's centre (-8..8 for a 16 mm die): "
+    help="Where the finger strikes, mm above the die's centre, within half its height "
+    "(-8..8 for a 16 mm die; a cuboid: half of die.sides_mm[2]): "
     "high it rolls forward as it goes, low it slides (or tips back).",
 )
 @click.option(

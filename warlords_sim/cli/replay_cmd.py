@@ -26,7 +26,7 @@ from warlords_sim.replay import (
     sandbox_world,
     verify,
 )
-from warlords_sim.replay.model import check_model
+from warlords_sim.replay.model import check_model, verify_engines
 from warlords_sim.replay.rebuild import version_notes
 
 __all__ = ["open_sandbox_recorder", "record_flick", "replay"]
@@ -191,7 +191,7 @@ def _verify(
     rep: Replay, board: Board | None, force: bool, until: int | None, as_json: bool
 ) -> None:
     try:
-        check_model(rep)  # before anything is printed or simulated
+        check_model(rep, verify_engines(rep))  # before anything is printed or simulated
     except ReplayError as e:
         fail(e)
     notes = version_notes(rep)

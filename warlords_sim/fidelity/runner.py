@@ -26,7 +26,7 @@ from warlords_sim.physics.types import EventKind, Flick, FlickResult, LaunchKind
 from warlords_sim.physics.world import MAX_FLICK_SPEED
 from warlords_sim.rules.physics_port import Physics, make_world
 
-__all__ = ["TrialOutcome", "build_world", "run_scenario", "trial_outcome"]
+__all__ = ["TrialOutcome", "build_world", "engine_problem", "run_scenario", "trial_outcome"]
 
 
 @dataclass(frozen=True)
@@ -81,30 +81,61 @@ class TrialOutcome:
         }
 
 
+def engine_problem(board: Board, engine: str) -> str | None:
+    """Why ``engine`` cannot simulate ``board`` (the 2.5D engine and a cuboid
+    die; a restitution out of the reference contact's reach), or None.
+
+    Raises:
+        ImportError: the engine is not installed.
+    """
+    try:
+        make_world(board, engine, (0, 1, 2, 3), False)
+    except ImportError:
+        raise
+    except ValueError as e:  # WorldError
+        return str(e)
+    return None
+
+
 def build_world(board: Board, scenario: Scenario, engine: str) -> Physics:
     """A fresh world of ``engine`` holding the scenario's set-up (and, for a
     table flick, the flicked die at rest).
 
     Raises:
-        ScenarioError: the set-up does not fit the board (a die overlapping a
-            pin or wall, a siege engine sticking out); names the scenario.
+        ScenarioError: the engine cannot simulate the board (a cuboid die on
+            the 2.5D engine), or the set-up does not fit it (a die
+            overlapping a pin, wall or die, a siege engine on a wall or pin);
+            the message names the scenario file, the scenario, the field
+            and the engine. :func:`~.scenarios.load_scenarios` with a board
+            refuses the same set-ups before any world is built.
         ValueError, ImportError: an unknown or unavailable engine
             (see :func:`~warlords_sim.rules.physics_port.make_world`).
     """
-    world = make_world(board, engine, scenario.castle_seats, scenario.side_walls)
+    where = f"{scenario.path}: " if scenario.path else ""
+    head = f"{where}scenario {scenario.name!r}"
     f = scenario.flick
+    field = "board"
     try:
-        for hole in scenario.pins:
+        world = make_world(board, engine, scenario.castle_seats, scenario.side_walls)
+        for k, hole in enumerate(scenario.pins):
+            field = f"pins[{k}]"
             world.add_pin(hole)
         if scenario.siege_engine is not None:
+            field = "siege_engine"
             world.place_siege_engine(*scenario.siege_engine)
-        for d in scenario.dice:
+        for k, d in enumerate(scenario.dice):
+            field = f"dice[{k}].at"
             world.add_die(d.die, d.x, d.y, d.face, d.angle)
         if f.launch is LaunchKind.TABLE:
             assert f.at is not None  # checked on load
+            field = "flick.at"
             world.add_die(f.die, f.at[0], f.at[1], f.face)
+    except ImportError:
+        raise
     except ValueError as e:  # WorldError is a ValueError
-        raise ScenarioError(f"scenario {scenario.name!r}: set-up on {engine}: {e}") from e
+        if field == "board":
+            raise ScenarioError(f"{head}: engine {engine} cannot run the board: {e}") from e
+        raise ScenarioError(f"{head}, field {field}: set-up on {engine}: {e}") from e
     return world
 
 

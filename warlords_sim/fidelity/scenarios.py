@@ -5,8 +5,11 @@ one flick (die, launch kind, start, velocity in mm/s, spin in rad/s, face
 at launch) and the hand noise of its trials (see :mod:`.hand`). The
 shipped file is ``warlords_sim/fidelity/scenarios.toml``; its header
 comment documents every field. Loading checks types (msgspec), ranges and
-the board (hole indices, points on the board); every error is a
-:class:`ScenarioError` naming the file, the scenario and the field.
+the board (hole indices, points on the board, and that the set-up fits:
+no resting die, table-flicked die or siege engine overlapping a wall, a
+pin, the engine or another die, by the geometry of
+:mod:`~warlords_sim.physics.footprint`, as both engines check it); every
+error is a :class:`ScenarioError` naming the file, the scenario and the field.
 
 Units mm, mm/s, rad, rad/s; board frame (origin at the centre, x right,
 y up); seats 0 bottom, 1 left, 2 top, 3 right.
@@ -24,8 +27,10 @@ from typing import Any, Literal
 import msgspec
 
 from warlords_sim.board import Board, BoardError, Crenelation
+from warlords_sim.physics.footprint import Polygon, die_footprint, square, what_overlaps
 from warlords_sim.physics.ledge import LEDGE_GAP_MM
-from warlords_sim.physics.types import LaunchKind
+from warlords_sim.physics.orientation import rotation_z, with_face_up
+from warlords_sim.physics.types import MAX_DIE_ID, LaunchKind
 from warlords_sim.physics.world import MAX_FLICK_SPEED, MAX_FLICK_SPIN
 
 __all__ = [
@@ -109,6 +114,7 @@ class Scenario:
         flick: the flick.
         noise: hand noise s of every trial (speed times 1 + N(0, s),
             heading turned by N(0, s) rad).
+        path: the file it was loaded from ("" if built in code), for messages.
     """
 
     name: str
@@ -120,6 +126,7 @@ class Scenario:
     siege_engine: tuple[float, float] | None
     flick: ScenarioFlick
     noise: float
+    path: str = ""
 
     def launch_point(self, board: Board) -> tuple[tuple[float, float], float]:
         """Where the flicked die's centre starts (x, y mm) and the height (mm)
@@ -240,6 +247,11 @@ class _Checker:
             raise self.error(field, f"a point on the board (|x|, |y| <= {h:g} mm)", list(xy))
         return (float(xy[0]), float(xy[1]))
 
+    def die_id(self, field: str, die: int) -> int:
+        if not 0 <= die <= MAX_DIE_ID:
+            raise self.error(field, f"a die id 0..{MAX_DIE_ID} (2**31-1)", die)
+        return die
+
     def face(self, field: str, face: int) -> int:
         if face not in range(1, 7):
             raise self.error(field, "a face 1-6", face)
@@ -279,8 +291,7 @@ class _Checker:
         self.finite("flick.spin", f.spin)
         if abs(f.spin) > MAX_FLICK_SPIN:
             raise self.error("flick.spin", f"|spin| <= {MAX_FLICK_SPIN:g} rad/s", f.spin)
-        if f.die < 0:
-            raise self.error("flick.die", "a die id >= 0", f.die)
+        self.die_id("flick.die", f.die)
         at = self.point("flick.at", f.at) if f.at is not None else None
         seat_area: tuple[int, int] | None = None
         if f.from_ is not None:
@@ -314,6 +325,7 @@ def _build(path: Path, i: int, s: _Scenario, board: Board | None) -> Scenario:
     flick = c.flick(s.flick)
     dice: list[RestingDie] = []
     for k, d in enumerate(s.dice):
+        c.die_id(f"dice[{k}].die", d.die)
         if d.die == flick.die or any(d.die == o.die for o in dice):
             raise c.error(f"dice[{k}].die", "an id unused by the flick and the other dice", d.die)
         x, y = c.point(f"dice[{k}].at", d.at)
@@ -324,9 +336,10 @@ def _build(path: Path, i: int, s: _Scenario, board: Board | None) -> Scenario:
         raise c.error("siege_engine", "a siege engine [x, y] for a siege launch", None)
     scenario = Scenario(
         s.name, s.description, seats, s.side_walls, c.pins(s.pins, seats), tuple(dice), engine,
-        flick, s.noise,
+        flick, s.noise, str(path),
     )  # fmt: skip
     if board is not None:
+        _check_fit(c, board, scenario)
         try:
             start, _ = scenario.launch_point(board)
         except BoardError as e:
@@ -334,6 +347,45 @@ def _build(path: Path, i: int, s: _Scenario, board: Board | None) -> Scenario:
         if not board.on_board(*start):
             raise c.error("siege_engine", "an engine whose launch point is on the board", start)
     return scenario
+
+
+def _check_fit(c: _Checker, board: Board, sc: Scenario) -> None:
+    """The set-up fits the board, as both engines will check it when it is
+    built: the siege engine overlaps no wall or pin; a resting die (and a
+    table flick's die) no wall, pin, the engine or a die before it. Dice are
+    probed 0.1 mm smaller all round, as the engines' ``add_die`` does."""
+
+    def refuse(field: str, what: str, xy: tuple[float, float], blocker: str) -> ScenarioError:
+        return ScenarioError(
+            f"{c.prefix}, field {field}: {what} at ({xy[0]:g}, {xy[1]:g}) mm would overlap "
+            f"{blocker}; expected a place clear of the walls, pins, siege engine and other dice"
+        )
+
+    if sc.siege_engine is not None:
+        ex, ey = sc.siege_engine
+        half = board.half_size_mm - board.siege_engine.width_mm / 2.0
+        if abs(ex) > half or abs(ey) > half:
+            raise c.error("siege_engine", f"an engine on the board (|x|, |y| <= {half:g} mm)", [
+                ex, ey,
+            ])  # fmt: skip
+        poly = square(ex, ey, 0.0, board.siege_engine.width_mm)
+        blocker = what_overlaps(poly, board, sc.castle_seats, sc.side_walls, sc.pins)
+        if blocker is not None:
+            raise refuse("siege_engine", "the siege engine", sc.siege_engine, blocker)
+    placed: dict[int, Polygon] = {}
+    sides = board.die.sides_mm
+    todo = [(f"dice[{k}].at", d.die, d.x, d.y, d.face, d.angle) for k, d in enumerate(sc.dice)]
+    f = sc.flick
+    if f.launch is LaunchKind.TABLE and f.at is not None:
+        todo.append(("flick.at", f.die, f.at[0], f.at[1], f.face, 0.0))
+    for field, die, x, y, face, angle in todo:
+        poly = die_footprint(sides, x, y, rotation_z(angle) @ with_face_up(face), 0.1)
+        blocker = what_overlaps(
+            poly, board, sc.castle_seats, sc.side_walls, sc.pins, sc.siege_engine, placed
+        )
+        if blocker is not None:
+            raise refuse(field, "a die", (x, y), blocker)
+        placed[die] = die_footprint(sides, x, y, rotation_z(angle) @ with_face_up(face))
 
 
 def load_scenarios(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from warlords_sim.board import Board
 from warlords_sim.fidelity.metrics import EngineStats, engine_stats
-from warlords_sim.fidelity.runner import TrialOutcome, build_world, run_scenario
+from warlords_sim.fidelity.runner import TrialOutcome, build_world, engine_problem, run_scenario
 from warlords_sim.fidelity.scenarios import Scenario
 from warlords_sim.fidelity.verdict import ISSUE_9, Check, Tolerances, compare
 from warlords_sim.rules.physics_port import ENGINES
@@ -132,10 +132,12 @@ def run_fidelity(
         on_trial: called after every trial (a progress bar).
 
     Raises:
-        FidelityError: not two known engines, trials < 1, a negative seed,
-            no scenarios.
+        FidelityError: not two known engines, an engine that cannot simulate
+            the board (a cuboid die on the 2.5D engine), trials < 1, a
+            negative seed, no scenarios.
         ImportError: the reference engine is not installed.
-        ScenarioError: a set-up does not fit the board.
+        ScenarioError: an engine cannot simulate the board, or a set-up
+            does not fit it (the message names the file, scenario and field).
         RuntimeError: an engine failed on a trial (chained).
     """
     engs = tuple(engines)
@@ -151,6 +153,9 @@ def run_fidelity(
     if not scenarios:
         raise FidelityError("no scenarios to run")
     for engine in dict.fromkeys(engs):
+        problem = engine_problem(board, engine)
+        if problem is not None:
+            raise FidelityError(f"engine {engine} cannot run the board: {problem}")
         for sc in scenarios:
             build_world(board, sc, engine)
     reports = []

@@ -10,9 +10,22 @@ from __future__ import annotations
 import math
 
 from warlords_sim.board import Board
-from warlords_sim.physics.types import Flick, FlickError, LaunchKind
+from warlords_sim.physics.types import (
+    MAX_DIE_ID,
+    Flick,
+    FlickError,
+    LaunchKind,
+    die_id_problem,
+)
 
-__all__ = ["MAX_FLICK_SPEED", "MAX_FLICK_SPIN", "validate_flick"]
+__all__ = [
+    "MAX_DIE_ID",
+    "MAX_FLICK_SPEED",
+    "MAX_FLICK_SPIN",
+    "die_id_problem",
+    "strike_limit",
+    "validate_flick",
+]
 
 #: Largest flick speed accepted, mm/s (see physics/world.py for why: no
 #: tunnelling through a pin or a wall between two steps).
@@ -22,20 +35,36 @@ MAX_FLICK_SPEED = 2000.0
 MAX_FLICK_SPIN = 200.0
 
 
-def validate_flick(flick: Flick, board: Board, die_in_world: bool) -> None:
+def strike_limit(board: Board) -> float:
+    """Largest ``|Flick.strike_mm|``, mm: half the die's height, its body z
+    side (``die.sides_mm[2]``; ``size_mm`` for a cube): the finger strikes
+    within the die's trailing face."""
+    return board.die.sides_mm[2] / 2.0
+
+
+def validate_flick(
+    flick: Flick, board: Board, die_in_world: bool, siege_engine_placed: bool
+) -> None:
     """Check a flick's inputs.
 
     Args:
         flick: the flick. board: the board it is flicked on.
         die_in_world: whether ``flick.die`` is in the world now.
+        siege_engine_placed: whether the siege engine stands on the board
+            (a SIEGE flick leaves its top).
 
     Raises:
-        FlickError: a NaN or infinite number, a speed over
-            :data:`MAX_FLICK_SPEED`, a spin over :data:`MAX_FLICK_SPIN`, a
-            strike height outside the die, a start off the board, a TABLE
-            flick of a die not in the world, a height below zero, a launch
-            from a height without a start point.
+        FlickError: a die id out of 0..:data:`MAX_DIE_ID`, a NaN or
+            infinite number, a speed over :data:`MAX_FLICK_SPEED`, a spin
+            over :data:`MAX_FLICK_SPIN`, a strike height outside the die
+            (:func:`strike_limit`), a start off the board, a TABLE flick of
+            a die not in the world, a height below zero, a launch from a
+            height without a start point, a SIEGE flick with no siege
+            engine placed.
     """
+    problem = die_id_problem(flick.die)
+    if problem is not None:
+        raise FlickError(f"flick die: {problem}")
     vx, vy = flick.velocity
     for name, v in (
         ("velocity x", vx),
@@ -53,11 +82,11 @@ def validate_flick(flick: Flick, board: Board, die_in_world: bool) -> None:
         raise FlickError(
             f"flick spin {flick.spin:.10g} rad/s is over the maximum of {MAX_FLICK_SPIN:.0f} rad/s"
         )
-    half = board.die.size_mm / 2.0
+    half = strike_limit(board)
     if abs(flick.strike_mm) > half:
         raise FlickError(
             f"flick strike height must be within the die, -{half:g}..{half:g} mm from its "
-            f"centre, got {flick.strike_mm:g}"
+            f"centre (half its height, die.sides_mm[2]), got {flick.strike_mm:g}"
         )
     if not math.isfinite(flick.height_mm) or flick.height_mm < 0:
         raise FlickError(f"launch height must be >= 0 mm, got {flick.height_mm}")
@@ -74,3 +103,8 @@ def validate_flick(flick: Flick, board: Board, die_in_world: bool) -> None:
         raise FlickError(f"no die {flick.die} on the board to flick")
     if flick.launch is not LaunchKind.TABLE and flick.start is None:
         raise FlickError(f"a {flick.launch.value} flick needs a start point")
+    if flick.launch is LaunchKind.SIEGE and not siege_engine_placed:
+        raise FlickError(
+            "a siege flick leaves the top of the siege engine, but no siege engine is placed "
+            "(place_siege_engine first)"
+        )

@@ -8,10 +8,13 @@ them and never sees pymunk.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
+from numbers import Integral, Real
 
 __all__ = [
+    "MAX_DIE_ID",
     "DiePose",
     "Event",
     "EventKind",
@@ -22,11 +25,50 @@ __all__ = [
     "Region",
     "RegionKind",
     "WorldError",
+    "die_id_problem",
 ]
 
 
 class WorldError(ValueError):
     """A request the world cannot honour (unknown die, a place off the board)."""
+
+
+#: Largest die id: ids are 0..2**31-1, a signed 32-bit integer. The
+#: settled-state digests pack ids as 64-bit integers (a larger id crashed
+#: them); 32 bits leaves that with room and is a size every JSON reader of a
+#: replay holds exactly.
+MAX_DIE_ID = 2**31 - 1
+
+
+def die_id_problem(die: object) -> str | None:
+    """Why ``die`` is not a die id (an integer 0..:data:`MAX_DIE_ID`, not a
+    bool), or None if it is one."""
+    if isinstance(die, bool) or not isinstance(die, Integral):
+        return f"a die id must be an integer 0..{MAX_DIE_ID}, got {_short(die)}"
+    if not 0 <= int(die) <= MAX_DIE_ID:
+        return f"die id {_short(die)} is out of range: ids are 0..{MAX_DIE_ID}"
+    return None
+
+
+def _short(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to about ``limit`` characters (for error lines)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _is_number(v: object) -> bool:
+    """A real number (int, float, numpy's), not a bool."""
+    return isinstance(v, Real) and not isinstance(v, bool)
+
+
+def _pair(value: object) -> tuple[float, float] | None:
+    """``value`` as two floats if it is a sequence of two numbers, else None."""
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        return None
+    items = tuple(value)
+    if len(items) != 2 or not all(_is_number(c) for c in items):
+        return None
+    return (float(items[0]), float(items[1]))
 
 
 class FlickError(ValueError):
@@ -52,8 +94,17 @@ class LaunchKind(Enum):
 class Flick:
     """One flick of one die.
 
+    Raises:
+        FlickError: a die id that is not an integer 0..:data:`MAX_DIE_ID`;
+            a velocity that is not two numbers; a spin, height or strike
+            that is not a number (a bool is not a number here); a start
+            that is neither None nor two numbers; an unknown launch kind.
+            Numbers are stored as floats. Ranges (finite, the speed and
+            spin limits, the strike within the die) are checked by
+            :func:`~warlords_sim.physics.checks.validate_flick`.
+
     Attributes:
-        die: id of the die to flick (must be in the world).
+        die: id of the die to flick (must be in the world), 0..:data:`MAX_DIE_ID`.
         velocity: (vx, vy) in mm/s, board frame, of the die's centre as it
             leaves the finger.
         spin: yaw rate in rad/s, counter-clockwise seen from above.
@@ -80,6 +131,32 @@ class Flick:
     strike_mm: float = 0.0
 
     def __post_init__(self) -> None:
+        problem = die_id_problem(self.die)
+        if problem is not None:
+            raise FlickError(f"flick die: {problem}")
+        v = self.velocity
+        try:
+            vx, vy = v
+        except (TypeError, ValueError):
+            raise FlickError(
+                f"flick velocity must be two numbers (vx, vy) in mm/s, got {_short(v)}"
+            ) from None
+        if not (_is_number(vx) and _is_number(vy)):
+            raise FlickError(
+                f"flick velocity must be two numbers (vx, vy) in mm/s, got {_short(v)}"
+            )
+        object.__setattr__(self, "velocity", (float(vx), float(vy)))
+        for name, unit in (("spin", "rad/s"), ("height_mm", "mm"), ("strike_mm", "mm")):
+            value = getattr(self, name)
+            if not _is_number(value):
+                raise FlickError(f"flick {name} must be a number in {unit}, got {_short(value)}")
+            object.__setattr__(self, name, float(value))
+        if self.start is not None:
+            start = _pair(self.start)
+            if start is None:
+                got = _short(self.start)
+                raise FlickError(f"flick start must be two numbers (x, y) in mm or None, got {got}")
+            object.__setattr__(self, "start", start)
         if not isinstance(self.launch, LaunchKind):
             try:  # accept the kind's name, e.g. "high"
                 object.__setattr__(self, "launch", LaunchKind(self.launch))

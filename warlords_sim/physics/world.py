@@ -60,8 +60,14 @@ from numpy.typing import NDArray
 
 from warlords_sim.board import Board, Wall
 from warlords_sim.physics import tumble
-from warlords_sim.physics.checks import MAX_FLICK_SPEED, MAX_FLICK_SPIN, validate_flick
+from warlords_sim.physics.checks import (
+    MAX_FLICK_SPEED,
+    MAX_FLICK_SPIN,
+    die_id_problem,
+    validate_flick,
+)
 from warlords_sim.physics.flight import DIE_BIT, HeightBands, InFlight, plan_flight
+from warlords_sim.physics.footprint import square, standing_walls, what_overlaps
 from warlords_sim.physics.impact import (
     BlowResponse,
     EdgeCatchBlows,
@@ -256,19 +262,10 @@ class World:
     def _build_static(self) -> None:
         for shape in self._walls:
             self.space.remove(shape)
-        self._walls = []
-        seats = set(self.castle_seats)
-        for castle in self.board.castles:
-            if castle.seat in seats:
-                self._walls.extend(self._add_box(w, _WALL_TYPE) for w in castle.walls)
-            else:
-                self._walls.append(self._add_box(castle.three_player_wall, _WALL_TYPE))
-            if self.side_walls:
-                self._walls.extend(self._add_box(w, _WALL_TYPE) for w in castle.side_walls)
-                if castle.seat not in seats and castle.side_walls:
-                    # no castle's back wall here: close the edge behind the
-                    # three-player wall too, so the side walls run unbroken
-                    self._walls.append(self._add_box(castle.edge_gap_wall, _WALL_TYPE))
+        self._walls = [
+            self._add_box(w, _WALL_TYPE)
+            for _, w in standing_walls(self.board, self.castle_seats, self.side_walls)
+        ]
 
     def set_walls(self, castle_seats: Sequence[int], side_walls: bool) -> None:
         """Change which castles stand and whether the side walls stand.
@@ -363,13 +360,22 @@ class World:
         """Place the siege engine (a square block) centred at (x, y) mm.
 
         Raises:
-            WorldError: the place is not finite or the engine would stick out
-                of the board (find a place with :meth:`free_spot_near`).
+            WorldError: the place is not finite, the engine would stick out
+                of the board, or it would overlap a wall or a pin (the
+                message names which; find a place with :meth:`free_spot_near`).
+                Dice are not checked: the rules place it where the die shot
+                from it lay.
         """
         self._check_point(x, y, "siege engine position")
-        half = self.board.half_size_mm - self.board.siege_engine.width_mm / 2.0
+        width = self.board.siege_engine.width_mm
+        half = self.board.half_size_mm - width / 2.0
         if abs(x) > half or abs(y) > half:
             raise WorldError(f"a siege engine at ({x:g}, {y:g}) mm would stick out of the board")
+        blocker = what_overlaps(
+            square(x, y, 0.0, width), self.board, self.castle_seats, self.side_walls, self._pins
+        )
+        if blocker is not None:
+            raise WorldError(f"a siege engine at ({x:g}, {y:g}) mm would overlap {blocker}")
         self._remove_engine()
         w = self.board.siege_engine.width_mm / 2.0
         shape = pymunk.Poly(
@@ -465,8 +471,10 @@ class World:
         """Put die ``die`` at rest at (x, y) mm with ``face`` up, turned ``angle`` rad.
 
         Raises:
-            WorldError: the id is taken, the place is off the board, or the
-                die would overlap a wall, pin, die or the siege engine there.
+            WorldError: an id not an integer 0..2**31-1
+                (:data:`~warlords_sim.physics.types.MAX_DIE_ID`), the id is
+                taken, the place is off the board, or the die would overlap
+                a wall, pin, die or the siege engine there.
             ValueError: face not in 1..6.
         """
         self._create_die(die, x, y, face, angle)
@@ -504,6 +512,9 @@ class World:
         return None
 
     def _create_die(self, die: int, x: float, y: float, face: int, angle: float) -> None:
+        problem = die_id_problem(die)
+        if problem is not None:
+            raise WorldError(problem)
         if die in self._dice:
             raise WorldError(f"die {die} is already in the world")
         self._check_point(x, y, "die position")
@@ -1363,7 +1374,7 @@ class World:
         Raises:
             FlickError: see there.
         """
-        validate_flick(flick, self.board, flick.die in self._dice)
+        validate_flick(flick, self.board, flick.die in self._dice, self._engine is not None)
 
     def begin_flick(self, flick: Flick, face: int | None = None) -> int:
         """Launch a flick; step with :meth:`step` until :attr:`settled`.

@@ -57,7 +57,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from warlords_sim.board import Board
-from warlords_sim.physics.checks import validate_flick
+from warlords_sim.physics.checks import die_id_problem, validate_flick
+from warlords_sim.physics.footprint import Polygon, die_footprint, square, what_overlaps
 from warlords_sim.physics.orientation import face_up, orientation_index, snap_flat, with_face_up
 from warlords_sim.physics.regions import classify
 from warlords_sim.physics.types import (
@@ -69,15 +70,8 @@ from warlords_sim.physics.types import (
 )
 from warlords_sim.physics.world import WorldError
 from warlords_sim.reference.calibrate import CalibrationError, ContactDamping, calibrate_board
-from warlords_sim.reference.footprint import (
-    Polygon,
-    polygon_circle_overlap,
-    polygons_overlap,
-    rect_polygon,
-    square,
-)
 from warlords_sim.reference.run import FlickRun, StepHook
-from warlords_sim.reference.scene import Built, build_scene, static_walls
+from warlords_sim.reference.scene import Built, build_scene
 from warlords_sim.reference.shapes import half_height, lowest_offset, tilt, yaw_of
 from warlords_sim.reference.state import RestingDie, close, mat_to_quat, rz
 
@@ -221,13 +215,22 @@ class ReferenceWorld:
         """Place the siege engine (a square block) centred at (x, y) mm.
 
         Raises:
-            WorldError: the place is not finite or the engine would stick out
-                of the board (find a place with :meth:`free_spot_near`).
+            WorldError: the place is not finite, the engine would stick out
+                of the board, or it would overlap a wall or a pin (the
+                message names which; find a place with :meth:`free_spot_near`).
+                Dice are not checked: the rules place it where the die shot
+                from it lay.
         """
         self._check_point(x, y, "siege engine position")
-        half = self.board.half_size_mm - self.board.siege_engine.width_mm / 2.0
+        width = self.board.siege_engine.width_mm
+        half = self.board.half_size_mm - width / 2.0
         if abs(x) > half or abs(y) > half:
             raise WorldError(f"a siege engine at ({x:g}, {y:g}) mm would stick out of the board")
+        # walls and pins only: the rules place it where the shot die lies
+        # (picked up for the shot); the old place is not in the way
+        blocker = self._blocker(square(x, y, 0.0, width), dice=False, engine=False)
+        if blocker is not None:
+            raise WorldError(f"a siege engine at ({x:g}, {y:g}) mm would overlap {blocker}")
         self._engine_xy = (x, y)
 
     def remove_siege_engine(self) -> None:
@@ -237,36 +240,31 @@ class ReferenceWorld:
     # --------------------------------------------------------- footprints
 
     def _die_footprint(self, s: RestingDie, shrink: float = 0.0) -> Polygon:
-        r = s.rotation
-        vertical = int(np.argmax(np.abs(r[2])))
-        h = (vertical + 1) % 3
-        sides = self.board.die.sides_mm
-        w, d = sides[h], sides[(vertical + 2) % 3]
-        ang = math.atan2(float(r[1, h]), float(r[0, h]))
-        return square(s.x, s.y, ang, w - 2.0 * shrink, d - 2.0 * shrink)
+        return die_footprint(self.board.die.sides_mm, s.x, s.y, s.rotation, shrink)
 
-    def _blocker(self, poly: Polygon, exclude_die: int | None = None) -> str | None:
-        """What the footprint ``poly`` overlaps: a wall, a pin, a die, the engine."""
-        for wall in static_walls(self.board, self.castle_seats, self.side_walls):
-            r = wall.rect
-            if polygons_overlap(poly, rect_polygon(r.x0, r.y0, r.x1, r.y1)):
-                return "a wall"
-        radius = self.board.pin.radius_mm
-        for hole in sorted(self._pins):
-            hx, hy = self.board.holes[hole]
-            if polygon_circle_overlap(poly, hx, hy, radius):
-                return "a pin"
-        if self._engine_xy is not None:
-            w = self.board.siege_engine.width_mm / 2.0
-            ex, ey = self._engine_xy
-            if polygons_overlap(poly, rect_polygon(ex - w, ey - w, ex + w, ey + w)):
-                return "the siege engine"
-        for i in sorted(self._dice):
-            if i == exclude_die:
-                continue
-            if polygons_overlap(poly, self._die_footprint(self._dice[i])):
-                return f"die {i}"
-        return None
+    def _blocker(
+        self,
+        poly: Polygon,
+        exclude_die: int | None = None,
+        dice: bool = True,
+        engine: bool = True,
+    ) -> str | None:
+        """What the footprint ``poly`` overlaps: a wall, a pin, the engine, a
+        die (:func:`~warlords_sim.physics.footprint.what_overlaps`)."""
+        feet = (
+            {i: self._die_footprint(s) for i, s in self._dice.items() if i != exclude_die}
+            if dice
+            else {}
+        )
+        return what_overlaps(
+            poly,
+            self.board,
+            self.castle_seats,
+            self.side_walls,
+            self._pins,
+            self._engine_xy if engine else None,
+            feet,
+        )
 
     def free_spot_near(
         self, x: float, y: float, width: float, exclude_die: int | None = None
@@ -319,11 +317,15 @@ class ReferenceWorld:
         """Put die ``die`` at rest at (x, y) mm with ``face`` up, turned ``angle`` rad.
 
         Raises:
-            WorldError: the id is taken, the place is off the board, or the
-                die would overlap a wall, pin, die or the siege engine there
-                (by more than 0.1 mm).
+            WorldError: an id not an integer 0..2**31-1
+                (:data:`~warlords_sim.physics.types.MAX_DIE_ID`), the id is
+                taken, the place is off the board, or the die would overlap
+                a wall, pin, die or the siege engine there (by more than 0.1 mm).
             ValueError: face not in 1..6.
         """
+        problem = die_id_problem(die)
+        if problem is not None:
+            raise WorldError(problem)
         if die in self._dice:
             raise WorldError(f"die {die} is already in the world")
         self._check_point(x, y, "die position")
@@ -439,7 +441,7 @@ class ReferenceWorld:
         Raises:
             FlickError: see there.
         """
-        validate_flick(flick, self.board, flick.die in self._dice)
+        validate_flick(flick, self.board, flick.die in self._dice, self._engine_xy is not None)
 
     def _launch_state(self, flick: Flick, face: int | None) -> RestingDie:
         """Where and how the flicked die starts."""

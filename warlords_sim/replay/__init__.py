@@ -20,7 +20,12 @@ from warlords_sim.replay.branch import branch, play_on, resume
 from warlords_sim.replay.errors import ReplayError
 from warlords_sim.replay.format import FORMAT, READS, VERSION, Header, PhysicsRef
 from warlords_sim.replay.loader import Replay, load_replay, to_action
-from warlords_sim.replay.model import ModelMismatch, check_model, current_physics
+from warlords_sim.replay.model import (
+    ModelMismatch,
+    check_model,
+    current_physics,
+    verify_engines,
+)
 from warlords_sim.replay.rebuild import (
     DieDiff,
     Divergence,
@@ -62,4 +67,5 @@ __all__ = [
     "sandbox_world",
     "to_action",
     "verify",
+    "verify_engines",
 ]

@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-__all__ = ["ReplayError"]
+__all__ = ["ReplayError", "clip"]
+
+#: Longest value (characters) an error line quotes whole.
+CLIP = 40
+
+
+def clip(value: object, limit: int = CLIP) -> str:
+    """``str(value)`` cut to ``limit`` characters (``...`` and the full
+    length added), so that an error line never echoes a huge field."""
+    text = str(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 3]}... ({len(text)} characters)"
 
 
 class ReplayError(ValueError):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from typing import Any
 import msgspec
 
 from warlords_sim.physics import MODEL_VERSION
-from warlords_sim.replay.errors import ReplayError
+from warlords_sim.replay.errors import ReplayError, clip
 from warlords_sim.replay.format import (
     FORMAT,
     GAME_ACTIONS,
@@ -123,6 +124,8 @@ def _explain(msg: str) -> str:
         return f"field `{where}`: unknown action type {msg.split(' ', 2)[2]}"
     text = msg.replace("`", "")
     text = text[0].lower() + text[1:] if text else text
+    # msgspec quotes a bad value whole ("Invalid enum value 'xxx...'"): cut it
+    text = re.sub(r"'[^']{40,}'", lambda m: clip(m.group(0)), text)
     return f"field `{where}`: {text}" if where else text
 
 
@@ -190,18 +193,21 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
         try:
             if header is None:
                 if kind != "header":
-                    raise err(f'field `kind`: expected "header" on the first line, got {kind!r}')
+                    raise err(
+                        f'field `kind`: expected "header" on the first line, got {clip(repr(kind))}'
+                    )
                 if obj.get("format") != FORMAT:
                     raise err(
                         f"field `format`: expected {FORMAT!r} (not a Warlords replay?), "
-                        f"got {obj.get('format')!r}"
+                        f"got {clip(repr(obj.get('format')))}"
                     )
                 version = obj.get("version")
                 if version not in READS or isinstance(version, bool):
                     raise err(
-                        f"field `version`: unknown version {version!r}; this warlords-sim "
-                        f"reads versions {', '.join(map(str, READS))}"
+                        f"field `version`: unknown version {clip(repr(version))}; "
+                        f"this warlords-sim reads versions {', '.join(map(str, READS))}"
                     )
+                _check_physics_field(obj, version, err)
                 header = msgspec.convert(obj, Header)
                 _check_header(header, err)
             elif result is not None:
@@ -218,7 +224,7 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
                         f"got {result.actions}"
                     )
             else:
-                raise err(f'field `kind`: expected "action" or "result", got {kind!r}')
+                raise err(f'field `kind`: expected "action" or "result", got {clip(repr(kind))}')
         except msgspec.ValidationError as e:
             raise err(_explain(str(e))) from None
         offset += len(raw) + (0 if last_unterminated else 1)
@@ -226,6 +232,20 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
         needs_newline = last_unterminated
     assert header is not None
     return Replay(p, header, actions, result, truncated, warnings, valid_bytes, needs_newline)
+
+
+def _check_physics_field(obj: dict[str, Any], version: object, err: Any) -> None:
+    """The header's ``physics`` is an object (format version 2 on), before
+    msgspec's "expected object | null": null is refused too (as missing)."""
+    if "physics" not in obj or version == 1:
+        return
+    value = obj["physics"]
+    if not isinstance(value, dict):
+        got = "null" if value is None else f"{type(value).__name__} {clip(repr(value))}"
+        raise err(
+            f"field `physics`: expected an object naming the physics engine and model "
+            f'version, e.g. {{"engine": "2.5d", "model": "{MODEL_VERSION}"}}, got {got}'
+        )
 
 
 def _check_header(h: Header, err: Any) -> None:
@@ -240,7 +260,7 @@ def _check_header(h: Header, err: Any) -> None:
         if h.physics.engine not in ENGINES:
             raise err(
                 f"field `physics.engine`: expected one of {', '.join(map(repr, ENGINES))}, "
-                f"got {h.physics.engine!r}"
+                f"got {clip(repr(h.physics.engine))}"
             )
         if not h.physics.model.strip():
             raise err(

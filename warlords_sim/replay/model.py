@@ -20,12 +20,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 
-from warlords_sim.replay.errors import ReplayError
+from warlords_sim.replay.errors import ReplayError, clip
 from warlords_sim.replay.format import PhysicsRef
 from warlords_sim.replay.loader import Replay
 from warlords_sim.rules.physics_port import ENGINES
 
-__all__ = ["ModelMismatch", "check_model", "current_physics"]
+__all__ = ["ModelMismatch", "check_model", "current_physics", "verify_engines"]
 
 
 class ModelMismatch(ReplayError):
@@ -59,6 +59,25 @@ def current_physics(engine: str = "2.5d") -> PhysicsRef:
     raise ReplayError(f"unknown physics engine {engine!r}; expected one of {', '.join(ENGINES)}")
 
 
+def verify_engines(replay: Replay) -> tuple[str, ...]:
+    """The engines ``replay --verify`` (and rebuild, resume, branch) can
+    re-simulate ``replay`` on: any of :data:`ENGINES` for a game, the 2.5D
+    engine only for a sandbox replay (its world is the 2.5D ``World``)."""
+    return ENGINES if replay.mode == "game" else ("2.5d",)
+
+
+def _verify_would_run(replay: Replay) -> bool:
+    """Whether ``warlords-sim replay FILE --verify`` would re-simulate it:
+    its engine is one verify runs for its mode and this build has its model."""
+    rec = replay.header.physics
+    if rec is None or rec.engine not in verify_engines(replay):
+        return False
+    try:
+        return current_physics(rec.engine).model == rec.model
+    except ReplayError:
+        return False
+
+
 def check_model(replay: Replay, engines: Sequence[str] = ENGINES) -> PhysicsRef:
     """The physics to re-simulate ``replay`` on, if this build has its model.
 
@@ -78,32 +97,58 @@ def check_model(replay: Replay, engines: Sequence[str] = ENGINES) -> PhysicsRef:
     h = replay.header
     where = f"{replay.path}: line 1"
     rec = h.physics
+    package = clip(h.versions.package)
     if rec is None:
         now = current_physics("2.5d")
         raise ModelMismatch(
             f"{where}: no field `physics`: made before replays recorded their physics model "
-            f"(format version {h.version}, warlords-sim {h.versions.package}); this build has "
+            f"(format version {h.version}, warlords-sim {package}); this build has "
             f"model {now.model} (engine {now.engine}), so it is not re-simulated: "
             "its digests could not match; re-record it"
         )
+    engine, model = clip(repr(rec.engine)), clip(rec.model)
     if rec.engine not in engines:
-        raise ModelMismatch(
-            f"{where}: field `physics.engine`: made on engine {rec.engine!r} (model {rec.model}); "
-            f"this re-simulates on {', '.join(repr(e) for e in engines)} only; "
-            f"check it headless with 'warlords-sim replay {replay.path} --verify'"
-        )
+        only = ", ".join(repr(e) for e in engines)
+        head = f"{where}: field `physics.engine`: made on engine {engine} (model {model}); "
+        if rec.engine in ENGINES and rec.engine not in verify_engines(replay):
+            raise ModelMismatch(
+                f"{head}a {replay.mode} replay is re-simulated on "
+                f"{', '.join(repr(e) for e in verify_engines(replay))} only, by every "
+                "command, so it cannot be checked or watched; re-record it on that engine"
+            )
+        if _verify_would_run(replay):
+            then = f"check it headless with 'warlords-sim replay {replay.path} --verify'"
+        else:
+            then = _why_not(replay)
+        raise ModelMismatch(f"{head}this re-simulates on {only} only; {then}")
     try:
         now = current_physics(rec.engine)
     except ReplayError as e:
         raise ModelMismatch(
-            f"{where}: field `physics.engine`: made on engine {rec.engine!r} "
-            f"(model {rec.model}), but {e}"
+            f"{where}: field `physics.engine`: made on engine {engine} (model {model}), but {e}"
         ) from e
     if rec.model != now.model:
         raise ModelMismatch(
-            f"{where}: field `physics.model`: made with physics model {rec.model} "
-            f"(engine {rec.engine}); this build has {now.model}, so it is not re-simulated: "
-            f"its digests could not match; use the build that made it "
-            f"(warlords-sim {h.versions.package}) or re-record it"
+            f"{where}: field `physics.model`: made with physics model {model} "
+            f"(engine {clip(rec.engine)}); this build has {now.model}, so it is not "
+            f"re-simulated: its digests could not match; use the build that made it "
+            f"(warlords-sim {package}) or re-record it"
         )
     return rec
+
+
+def _why_not(replay: Replay) -> str:
+    """Why no command of this build re-simulates ``replay`` (its engine is
+    one ``--verify`` runs for its mode, but this build's model differs or
+    the engine is missing)."""
+    rec = replay.header.physics
+    assert rec is not None
+    try:
+        now = current_physics(rec.engine)
+    except ReplayError as e:
+        return str(e)
+    return (
+        f"this build's {rec.engine} model is {now.model}, not {clip(rec.model)}, so no "
+        f"command re-simulates it; use the build that made it "
+        f"(warlords-sim {clip(replay.header.versions.package)}) or re-record it"
+    )

@@ -19,14 +19,14 @@ from warlords_sim.physics import FlickError, World, WorldError
 from warlords_sim.replay.errors import ReplayError
 from warlords_sim.replay.format import ActionLine, DieRec, current_versions
 from warlords_sim.replay.loader import Replay, to_action
-from warlords_sim.replay.model import check_model
+from warlords_sim.replay.model import check_model, verify_engines
 from warlords_sim.replay.sandbox import SandboxFlick, apply_sandbox, sandbox_world
 from warlords_sim.replay.snapshot import Snapshot, digest_of, snapshot
 from warlords_sim.rules.engine import Game
 from warlords_sim.rules.errors import IllegalActionError
 from warlords_sim.rules.game import GameConfig
 from warlords_sim.rules.house_rules import HouseRules
-from warlords_sim.rules.physics_port import ENGINES, make_world
+from warlords_sim.rules.physics_port import make_world
 
 __all__ = [
     "DieDiff",
@@ -219,7 +219,7 @@ class Replayer:
     ) -> None:
         self.replay = replay
         # the sandbox world is the 2.5D World
-        physics = check_model(replay, ENGINES if replay.mode == "game" else ("2.5d",))
+        physics = check_model(replay, verify_engines(replay))
         self.board, self.board_warning = board_for(replay, board, force)
         h = replay.header
         self.game: Game | None = None
