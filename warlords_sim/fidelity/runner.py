@@ -190,9 +190,9 @@ def run_scenario(
         )
         world = build_world(board, scenario, engine)
         if f.launch is LaunchKind.TABLE:
-            flick = Flick(f.die, v, f.spin, f.launch)
+            flick = Flick(f.die, v, f.spin, f.launch, strike_mm=f.strike_mm)
         else:
-            flick = Flick(f.die, v, f.spin, f.launch, start, height)
+            flick = Flick(f.die, v, f.spin, f.launch, start, height, f.strike_mm)
         try:
             res = world.flick(flick, face=f.face)
         except Exception as e:

@@ -82,6 +82,8 @@ class ScenarioFlick:
         velocity: (vx, vy) mm/s; its direction is the aim.
         spin: yaw rate, rad/s, counter-clockwise.
         face: face up at launch, 1-6.
+        strike_mm: where the finger strikes, mm above the die's centre
+            (physics/strike.py).
     """
 
     die: int
@@ -91,6 +93,7 @@ class ScenarioFlick:
     velocity: tuple[float, float]
     spin: float = 0.0
     face: int = 1
+    strike_mm: float = 0.0
 
     @property
     def aim(self) -> tuple[float, float]:
@@ -167,6 +170,7 @@ class _Flick(msgspec.Struct, forbid_unknown_fields=True, rename={"from_": "from"
     from_: str | None = None
     spin: float = 0.0
     face: int = 1
+    strike_mm: float = 0.0
 
 
 class _Scenario(msgspec.Struct, forbid_unknown_fields=True):
@@ -291,6 +295,9 @@ class _Checker:
         self.finite("flick.spin", f.spin)
         if abs(f.spin) > MAX_FLICK_SPIN:
             raise self.error("flick.spin", f"|spin| <= {MAX_FLICK_SPIN:g} rad/s", f.spin)
+        # within the die: checked by the physics when the flick runs (the
+        # limit is the board's die, and a file holds scenarios for any board)
+        self.finite("flick.strike_mm", f.strike_mm)
         self.die_id("flick.die", f.die)
         at = self.point("flick.at", f.at) if f.at is not None else None
         seat_area: tuple[int, int] | None = None
@@ -311,7 +318,7 @@ class _Checker:
             raise self.error("flick.at", "no 'at' for a siege launch (it leaves the engine)", f.at)
         return ScenarioFlick(
             f.die, launch, at, seat_area, (float(vx), float(vy)), float(f.spin),
-            self.face("flick.face", f.face),
+            self.face("flick.face", f.face), float(f.strike_mm),
         )  # fmt: skip
 
 
