@@ -160,6 +160,10 @@ def fidelity(
     except ScenarioError as e:
         fail(e)
     if list_:
+        if as_json:
+            rows = [{"name": s.name, "description": s.description} for s in scenarios]
+            click.echo(json.dumps(rows))
+            return
         for s in scenarios:
             click.echo(f"{s.name:24s} {s.description}")
         return
@@ -196,4 +200,4 @@ def fidelity(
         for sr, path in zip(report.scenarios, paths, strict=True):
             scenario_plot(board, sr, report.engines, path)
         if not as_json:
-            click.echo(f"wrote {len(paths)} PNGs to {plot}")
+            click.echo(f"wrote {len(paths)} PNG{'' if len(paths) == 1 else 's'} to {plot}")

@@ -463,5 +463,8 @@ def select(scenarios: tuple[Scenario, ...], names: str | None) -> tuple[Scenario
         if by_name[name] not in out:
             out.append(by_name[name])
     if not out:
-        raise ScenarioError(f"no scenario named in {names!r}")
+        raise ScenarioError(
+            f"no scenario named in {names!r}: "
+            "give names from 'warlords-sim fidelity --list', or all"
+        )
     return tuple(out)
