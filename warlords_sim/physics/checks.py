@@ -8,13 +8,16 @@ same message.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from warlords_sim.board import Board
+from warlords_sim.physics.footprint import square, what_overlaps
 from warlords_sim.physics.types import (
     MAX_DIE_ID,
     Flick,
     FlickError,
     LaunchKind,
+    WorldError,
     die_id_problem,
 )
 
@@ -108,3 +111,105 @@ def validate_flick(
             "a siege flick leaves the top of the siege engine, but no siege engine is placed "
             "(place_siege_engine first)"
         )
+
+
+# -------------------------------------------------- the port's other inputs
+# (both engines call these, so the same request is refused with the same line)
+
+
+def check_point(board: Board, x: float, y: float, what: str) -> None:
+    """A place on the board.
+
+    Raises:
+        WorldError: ``x`` or ``y`` not finite, or the point off the board.
+    """
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise WorldError(f"{what} must be finite numbers, got ({x}, {y})")
+    if not board.on_board(x, y):
+        h = board.half_size_mm
+        raise WorldError(f"{what} ({x:g}, {y:g}) mm is off the board (|x|, |y| <= {h:g} mm)")
+
+
+def check_castle_seats(board: Board, castle_seats: Sequence[int]) -> tuple[int, ...]:
+    """The castle seats, sorted.
+
+    Raises:
+        WorldError: a seat not in 0..3, or a seat given twice.
+    """
+    seats = tuple(sorted(castle_seats))
+    if len(set(seats)) != len(seats) or any(not 0 <= k < len(board.castles) for k in seats):
+        raise WorldError(f"castle seats must be distinct seats 0..3, got {list(castle_seats)}")
+    return seats
+
+
+def check_new_pin(board: Board, hole: int, pins: Collection[int]) -> None:
+    """A pin can go in hole ``hole``.
+
+    Raises:
+        WorldError: no such hole, or the hole already holds a pin.
+    """
+    if not 0 <= hole < len(board.holes):
+        raise WorldError(f"no hole {hole}; holes are 0..{len(board.holes) - 1}")
+    if hole in pins:
+        raise WorldError(f"hole {hole} already holds a pin")
+
+
+def check_pin_holes(board: Board, holes: Iterable[int]) -> list[int]:
+    """Holes for a whole new set of pins, as a list.
+
+    Raises:
+        WorldError: a hole out of range or given twice.
+    """
+    wanted = list(holes)
+    if len(set(wanted)) != len(wanted) or any(not 0 <= h < len(board.holes) for h in wanted):
+        raise WorldError(f"pins need distinct holes 0..{len(board.holes) - 1}, got {wanted}")
+    return wanted
+
+
+def check_siege_place(
+    board: Board,
+    x: float,
+    y: float,
+    castle_seats: Sequence[int],
+    side_walls: bool,
+    pins: Iterable[int],
+) -> None:
+    """The siege engine can stand centred at (x, y) mm: on the board, clear of
+    every standing wall and pin (dice are not checked: the rules place it
+    where the die shot from it lay).
+
+    Raises:
+        WorldError: not finite, sticking out of the board, or over a wall or
+            pin (the message names which).
+    """
+    check_point(board, x, y, "siege engine position")
+    width = board.siege_engine.width_mm
+    half = board.half_size_mm - width / 2.0
+    if abs(x) > half or abs(y) > half:
+        raise WorldError(f"a siege engine at ({x:g}, {y:g}) mm would stick out of the board")
+    blocker = what_overlaps(square(x, y, 0.0, width), board, castle_seats, side_walls, pins)
+    if blocker is not None:
+        raise WorldError(f"a siege engine at ({x:g}, {y:g}) mm would overlap {blocker}")
+
+
+def nearest_free(
+    x: float, y: float, reach_mm: float, free: Callable[[float, float], bool]
+) -> tuple[float, float]:
+    """The place nearest to (x, y) mm where ``free(px, py)`` holds, searched
+    on rings 2 mm apart out to ``reach_mm`` (both engines' ``free_spot_near``).
+
+    Raises:
+        WorldError: no free place within reach.
+    """
+    if free(x, y):
+        return (x, y)
+    step = 2.0
+    for ring in range(1, int(reach_mm / step) + 1):
+        radius = ring * step
+        n = max(8, int(2 * math.pi * radius / step))
+        for i in range(n):
+            a = 2.0 * math.pi * i / n
+            px, py = x + radius * math.cos(a), y + radius * math.sin(a)
+            if free(px, py):
+                return (px, py)
+    raise WorldError("no free place on the board for the siege engine")

@@ -57,7 +57,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from warlords_sim.board import Board
-from warlords_sim.physics.checks import die_id_problem, validate_flick
+from warlords_sim.physics.checks import (
+    check_castle_seats,
+    check_new_pin,
+    check_pin_holes,
+    check_point,
+    check_siege_place,
+    die_id_problem,
+    nearest_free,
+    validate_flick,
+)
 from warlords_sim.physics.footprint import Polygon, die_footprint, square, what_overlaps
 from warlords_sim.physics.orientation import face_up, orientation_index, snap_flat, with_face_up
 from warlords_sim.physics.regions import classify
@@ -150,11 +159,7 @@ class ReferenceWorld:
         Raises:
             WorldError: a seat not in 0..3, or a seat given twice.
         """
-        seats = tuple(sorted(castle_seats))
-        if len(set(seats)) != len(seats) or any(
-            not 0 <= k < len(self.board.castles) for k in seats
-        ):
-            raise WorldError(f"castle seats must be distinct seats 0..3, got {list(castle_seats)}")
+        seats = check_castle_seats(self.board, castle_seats)
         self.castle_seats = seats
         self.side_walls = side_walls
         self._poses.clear()
@@ -172,10 +177,7 @@ class ReferenceWorld:
         Raises:
             WorldError: no such hole, or the hole already holds a pin.
         """
-        if not 0 <= hole < len(self.board.holes):
-            raise WorldError(f"no hole {hole}; holes are 0..{len(self.board.holes) - 1}")
-        if hole in self._pins:
-            raise WorldError(f"hole {hole} already holds a pin")
+        check_new_pin(self.board, hole, self._pins)
         self._pins.add(hole)
 
     def remove_pin(self, hole: int) -> None:
@@ -195,13 +197,7 @@ class ReferenceWorld:
         Raises:
             WorldError: a hole out of range or given twice (nothing changed).
         """
-        wanted = list(holes)
-        if len(set(wanted)) != len(wanted) or any(
-            not 0 <= h < len(self.board.holes) for h in wanted
-        ):
-            raise WorldError(
-                f"pins need distinct holes 0..{len(self.board.holes) - 1}, got {wanted}"
-            )
+        wanted = check_pin_holes(self.board, holes)
         self._pins = set(wanted)
 
     # ------------------------------------------------------ siege engine
@@ -221,16 +217,9 @@ class ReferenceWorld:
                 Dice are not checked: the rules place it where the die shot
                 from it lay.
         """
-        self._check_point(x, y, "siege engine position")
-        width = self.board.siege_engine.width_mm
-        half = self.board.half_size_mm - width / 2.0
-        if abs(x) > half or abs(y) > half:
-            raise WorldError(f"a siege engine at ({x:g}, {y:g}) mm would stick out of the board")
         # walls and pins only: the rules place it where the shot die lies
         # (picked up for the shot); the old place is not in the way
-        blocker = self._blocker(square(x, y, 0.0, width), dice=False, engine=False)
-        if blocker is not None:
-            raise WorldError(f"a siege engine at ({x:g}, {y:g}) mm would overlap {blocker}")
+        check_siege_place(self.board, x, y, self.castle_seats, self.side_walls, self._pins)
         self._engine_xy = (x, y)
 
     def remove_siege_engine(self) -> None:
@@ -290,18 +279,7 @@ class ReferenceWorld:
                 return False
             return self._blocker(square(px, py, 0.0, width), exclude_die) is None
 
-        if free(x, y):
-            return (x, y)
-        step = 2.0
-        for ring in range(1, int(self.board.size_mm / step) + 1):
-            radius = ring * step
-            n = max(8, int(2 * math.pi * radius / step))
-            for i in range(n):
-                a = 2.0 * math.pi * i / n
-                px, py = x + radius * math.cos(a), y + radius * math.sin(a)
-                if free(px, py):
-                    return (px, py)
-        raise WorldError("no free place on the board for the siege engine")
+        return nearest_free(x, y, self.board.size_mm, free)
 
     # -------------------------------------------------------------- dice
 
@@ -426,11 +404,7 @@ class ReferenceWorld:
         return s
 
     def _check_point(self, x: float, y: float, what: str) -> None:
-        if not (math.isfinite(x) and math.isfinite(y)):
-            raise WorldError(f"{what} must be finite numbers, got ({x}, {y})")
-        if not self.board.on_board(x, y):
-            h = self.board.half_size_mm
-            raise WorldError(f"{what} ({x:g}, {y:g}) mm is off the board (|x|, |y| <= {h:g} mm)")
+        check_point(self.board, x, y, what)
 
     # ------------------------------------------------------------ flicks
 
