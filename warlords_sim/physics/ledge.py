@@ -112,11 +112,15 @@ def slide_off_ledge(
     t = 0.0
     dt = min(5e-5, a / (100.0 * speed))
     slow = 1e-3 * speed  # below this the contact is taken as not sliding
+    cos, sin = math.cos, math.sin
+    quarter = math.pi / 2.0
+    k_tt = inv_m + h * h * inv_i
+    c, sn = cos(th), sin(th)
     for _ in range(200_000):
-        c, sn = math.cos(th), math.sin(th)
         # body axes in the (s, z) plane: forward f = (c, -sn), up u = (sn, c)
+        # (c and sn are cos and sin of th, kept from the last step)
         lam = -(s * c - z * sn)  # (E - centre) . f
-        if lam < -h or th >= math.pi / 2.0:
+        if lam < -h or th >= quarter:
             break  # the trailing bottom edge has passed the edge, or the die hangs off it
         vf = vs * c - vz * sn  # v . f
         slide = vf - w * h  # the die's material point at E, along f
@@ -131,7 +135,6 @@ def slide_off_ledge(
             tf = -friction * sign * n
         else:  # not sliding: it sticks and pivots if friction can hold it
             b_t = w * w * lam - gravity * sn
-            k_tt = inv_m + h * h * inv_i
             det = k_nn * k_tt - k_nt * k_nt
             n = (b_n * k_tt - k_nt * b_t) / det
             tf = (k_nn * b_t - k_nt * b_n) / det
@@ -152,7 +155,7 @@ def slide_off_ledge(
         th += w * dt
         t += dt
         # restore the constraint: E on the bottom face, (E - centre) . u = -h
-        c, sn = math.cos(th), math.sin(th)
+        c, sn = cos(th), sin(th)
         gap = -(s * sn + z * c) + h  # (E - centre) . u + h
         s += gap * sn
         z += gap * c
