@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import math
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -44,6 +45,8 @@ __all__ = [
     "Rect",
     "SiegeEngineSpec",
     "Wall",
+    "castle_seats_for",
+    "default_pins",
     "load_board",
     "notch_wall",
     "resolve_board_path",
@@ -845,3 +848,27 @@ def _explain_msgspec(msg: str) -> str:
         return f"field {where}: expected {expected}, got {got}"
     text = (msg[0].lower() + msg[1:]).replace("`", "")
     return f"field {where}: {text}" if where else text
+
+
+def castle_seats_for(players: int) -> tuple[int, ...]:
+    """The seats with a castle for a game of ``players`` (2..4) players.
+
+    Four players use every seat; three leave seat 3 (right) closed by the
+    three-player wall; two sit facing each other at seats 0 and 2.
+
+    Raises:
+        ValueError: players not in 2..4.
+    """
+    seats = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
+    if players not in seats:
+        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+    return seats[players]
+
+
+def default_pins(board: Board, castle_seats: Iterable[int] = (0, 1, 2, 3)) -> tuple[int, ...]:
+    """Hole indices (into ``board.holes``) of the centre-ring set-up for ``castle_seats``:
+    ``pins_per_seat`` pins across from each castle (rulebook, Rounds and Setup)."""
+    holes: set[int] = set()
+    for seat in castle_seats:
+        holes.update(board.center_ring.pins_by_seat[seat])
+    return tuple(sorted(holes))

@@ -29,7 +29,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Patch, Polygon, Rectangle
 from numpy.typing import ArrayLike
 
-from warlords_sim.board import Board, Rect
+from warlords_sim.board import Board, Rect, castle_seats_for, default_pins
 
 if TYPE_CHECKING:  # only for annotations: importing the physics package loads pymunk
     from warlords_sim.physics.types import DiePose
@@ -106,30 +106,6 @@ def _shade(colour: str, factor: float) -> RGB:
 def _luminance(colour: str) -> float:
     r, g, b = to_rgb(colour)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def castle_seats_for(players: int) -> tuple[int, ...]:
-    """The seats with a castle for a game of ``players`` (2..4) players.
-
-    Four players use every seat; three leave seat 3 (right) closed by the
-    three-player wall; two sit facing each other at seats 0 and 2.
-
-    Raises:
-        ValueError: players not in 2..4.
-    """
-    seats = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
-    if players not in seats:
-        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
-    return seats[players]
-
-
-def default_pins(board: Board, castle_seats: Iterable[int] = (0, 1, 2, 3)) -> tuple[int, ...]:
-    """Hole indices (into ``board.holes``) of the centre-ring set-up for ``castle_seats``:
-    ``pins_per_seat`` pins across from each castle (rulebook, Rounds and Setup)."""
-    holes: set[int] = set()
-    for seat in castle_seats:
-        holes.update(board.center_ring.pins_by_seat[seat])
-    return tuple(sorted(holes))
 
 
 def _rect_patch(r: Rect, **kw: Any) -> Rectangle:

@@ -1,21 +1,78 @@
 """The ``warlords-sim`` command line (console script ``warlords_sim.cli:main``).
 
-Each subcommand lives in its own module and is registered here. Expected
-input errors end with one line on stderr and exit status 2 (see
+Each subcommand lives in its own module and is registered here by name
+only: its module is imported when the command runs (or shows its help), so
+``warlords-sim --help`` imports click and nothing of the simulator, and a
+subcommand imports only what it uses (tests/test_import_hygiene.py).
+Expected input errors end with one line on stderr and exit status 2 (see
 :mod:`warlords_sim.cli._common`).
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Any
 
 import click
 
 from warlords_sim import __version__
-from warlords_sim.cli._common import EXPECTED_ERRORS, PROG, fail
+from warlords_sim.cli._common import PROG, expected_errors, fail
 
-__all__ = ["main"]
+__all__ = ["COMMANDS", "main"]
+
+#: Subcommand name -> (module under warlords_sim.cli, the click command's
+#: name in it, the first paragraph of its help as one line). The summary is
+#: what ``warlords-sim --help`` lists without importing the module; a test
+#: checks it against the command's own help.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "board": ("board_cmd", "board", "Show, draw or dump a board file."),
+    "fidelity": (
+        "fidelity_cmd",
+        "fidelity",
+        "Compare two physics engines on the fidelity scenarios: N noisy trials of each "
+        "scenario on both, the same seeds and so the same noisy flicks, and a table of the "
+        "figures side by side with PASS/FAIL.",
+    ),
+    "flick": (
+        "flick_cmd",
+        "flick",
+        "Flick one die on the board (all center-ring pins set up) and report where it rests "
+        "and which face is up.",
+    ),
+    "play": (
+        "play_cmd",
+        "play",
+        "Play Warlords in a window: 2 to 4 players, hot-seat humans and bots.",
+    ),
+    "render": (
+        "render_cmd",
+        "render",
+        "Draw a replay (see docs/replay-format.md) off-screen with the play window's "
+        "renderer and write an animation (.gif, .mp4) or a picture of the final state (.png).",
+    ),
+    "replay": (
+        "replay_cmd",
+        "replay",
+        "Watch a replay (a recorded game or flick sequence, JSON Lines; see "
+        "docs/replay-format.md) in the window, verify it, or branch a new game from any of "
+        "its actions.",
+    ),
+    "simulate": (
+        "simulate_cmd",
+        "simulate",
+        "Play a whole game of Warlords with bots in every seat and print a per-round table "
+        "(damage per player, flicks, dice eliminated, how the round ended) and the winner "
+        "(the lowest total damage).",
+    ),
+    "variants": (
+        "variants_cmd",
+        "variants",
+        "Compare wall variants and house rules over many bot games: a table of means and "
+        "rates with 95% confidence intervals, each variant's difference from the first with "
+        "a significance test, and (with --out) games.csv, summary.json and plots.",
+    ),
+}
 
 _HELP = f"""Physics simulator for the tabletop dice-flicking game Warlords.
 
@@ -42,14 +99,44 @@ Expected errors print one line, "{PROG}: error: ...", and exit with status 2.
 
 
 class _Main(click.Group):
-    """The top-level group: turns expected input errors of any subcommand into
-    one line on stderr and exit status 2."""
+    """The top-level group: loads a subcommand's module only when it is used,
+    and turns expected input errors of any subcommand into one line on stderr
+    and exit status 2."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module, attr, _ = COMMANDS[cmd_name]
+            cmd = getattr(importlib.import_module(f"warlords_sim.cli.{module}"), attr)
+            if not isinstance(cmd, click.Command):
+                raise TypeError(f"warlords_sim.cli.{module}.{attr} is not a click command")
+            self.add_command(cmd, cmd_name)
+        return self.commands.get(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of ``--help``, from :data:`COMMANDS`' summaries
+        (the same text click would print, without importing every command)."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = []
+        for name in names:
+            # a stand-in with the summary as its help shortens it as click would
+            cmd = self.commands.get(name) or click.Command(name, help=COMMANDS[name][2])
+            rows.append((name, cmd.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except EXPECTED_ERRORS as e:
-            fail(e)
+        except Exception as e:
+            if isinstance(e, expected_errors()):
+                fail(e)
+            raise
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the command; a usage error (an unknown option, a value out of
@@ -90,26 +177,3 @@ class _Main(click.Group):
 @click.version_option(__version__, "--version", "-V", prog_name=PROG)
 def main() -> None:
     pass
-
-
-def _register() -> None:
-    from warlords_sim.cli.board_cmd import board
-    from warlords_sim.cli.fidelity_cmd import fidelity
-    from warlords_sim.cli.flick_cmd import flick
-    from warlords_sim.cli.play_cmd import play
-    from warlords_sim.cli.render_cmd import render
-    from warlords_sim.cli.replay_cmd import replay
-    from warlords_sim.cli.simulate_cmd import simulate
-    from warlords_sim.cli.variants_cmd import variants
-
-    main.add_command(board)
-    main.add_command(fidelity)
-    main.add_command(flick)
-    main.add_command(play)
-    main.add_command(render)
-    main.add_command(replay)
-    main.add_command(simulate)
-    main.add_command(variants)
-
-
-_register()

@@ -4,24 +4,28 @@ An expected input error (a bad board file, an impossible flick, a file that
 cannot be written) prints exactly one line, ``warlords-sim: error: ...``, to
 stderr and exits with status 2. Anything else is a bug and keeps its
 traceback.
+
+Imports only click at load time (the board and the rules when first used),
+so that every subcommand's ``--help`` starts at once.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from warlords_sim.board import Board, BoardError, load_board
-from warlords_sim.physics.types import FlickError, WorldError
-from warlords_sim.rules import GameConfig, HouseRules, load_house_rules
+if TYPE_CHECKING:
+    from warlords_sim.board import Board
+    from warlords_sim.rules import GameConfig
 
 __all__ = [
     "EXIT_USAGE",
-    "EXPECTED_ERRORS",
     "PROG",
     "board_option",
+    "expected_errors",
     "fail",
     "load_board_or_fail",
     "load_game_config",
@@ -30,10 +34,29 @@ __all__ = [
 PROG = "warlords-sim"
 #: Exit status of an expected input error (the same as click's usage errors).
 EXIT_USAGE = 2
-#: Exceptions that mean "the input is wrong", not "the program is wrong".
-EXPECTED_ERRORS: tuple[type[Exception], ...] = (BoardError, FlickError, WorldError, OSError)
+#: Exceptions that mean "the input is wrong", not "the program is wrong":
+#: (module, class name) besides OSError.
+_EXPECTED = (
+    ("warlords_sim.board", "BoardError"),
+    ("warlords_sim.physics.types", "FlickError"),
+    ("warlords_sim.physics.types", "WorldError"),
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def expected_errors() -> tuple[type[Exception], ...]:
+    """The exceptions that mean "the input is wrong", not "the program is
+    wrong": OSError, BoardError, FlickError and WorldError (those of them
+    whose module is loaded: an exception of a class never imported cannot
+    have been raised, and importing the physics to catch one would cost the
+    start-up this module avoids)."""
+    found: list[type[Exception]] = [OSError]
+    for module, name in _EXPECTED:
+        loaded = sys.modules.get(module)
+        if loaded is not None:
+            found.append(getattr(loaded, name))
+    return tuple(found)
 
 
 def fail(msg: object) -> NoReturn:
@@ -45,6 +68,8 @@ def fail(msg: object) -> NoReturn:
 
 def load_board_or_fail(name_or_path: str) -> Board:
     """:func:`warlords_sim.board.load_board`, turning a BoardError into :func:`fail`."""
+    from warlords_sim.board import BoardError, load_board
+
     try:
         return load_board(name_or_path)
     except BoardError as e:
@@ -80,6 +105,9 @@ def load_game_config(
         BoardError, HouseRulesError, ValueError, OSError: a bad option or file
             (the callers turn them into one-line errors).
     """
+    from warlords_sim.board import load_board
+    from warlords_sim.rules import GameConfig, HouseRules, load_house_rules
+
     rules = load_house_rules(rules_file) if rules_file else HouseRules()
     if variant is not None:
         rules = rules.replace(wall_variant=variant)

@@ -1,4 +1,7 @@
-"""``warlords-sim board``: show, draw or dump a board file."""
+"""``warlords-sim board``: show, draw or dump a board file.
+
+Imports the board layer only; matplotlib only for ``--png``.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from typing import Any
 
 import click
 
-from warlords_sim.board import Board
+from warlords_sim.board import Board, castle_seats_for, default_pins
 from warlords_sim.cli._common import fail, load_board_or_fail
 
 __all__ = ["board", "board_to_json"]
@@ -44,8 +47,6 @@ def board_to_json(
     and ``setup``: the castle seats, the closed seat, the side walls and the
     centre-ring pin holes of the chosen player count.
     """
-    from warlords_sim.plotting import default_pins
-
     data: dict[str, Any] = {"units": UNITS, "frame": FRAME}
     data.update(_plain(dataclasses.asdict(b)))
     closed = sorted({0, 1, 2, 3} - set(castle_seats)) if len(castle_seats) == 3 else []
@@ -132,8 +133,6 @@ def board(
     field and what was expected. Without --png or --json, prints a summary.
     Lengths are mm, in the board frame (origin at the centre, x right, y up).
     """
-    from warlords_sim.plotting import castle_seats_for
-
     b = load_board_or_fail(name_or_path)
     seats = castle_seats_for(players)
     if png is not None:

@@ -12,20 +12,16 @@ import json
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from warlords_sim.board import Board
 from warlords_sim.cli._common import board_option, fail
-from warlords_sim.fidelity import (
-    DEFAULT_SCENARIOS,
-    FidelityError,
-    ScenarioError,
-    load_scenarios,
-    run_fidelity,
-    select,
-)
-from warlords_sim.rules.physics_port import ENGINES
+from warlords_sim.cli._names import DEFAULT_SCENARIOS, ENGINES
+
+if TYPE_CHECKING:
+    from warlords_sim.board import Board
+    from warlords_sim.fidelity import FidelityReport
 
 __all__ = ["fidelity"]
 
@@ -56,6 +52,14 @@ Examples:
   warlords-sim fidelity --scenarios high-2-900,slide-pin-300 --trials 20 --plot out/
   warlords-sim fidelity --engines 2.5d,2.5d --trials 5 --json
 """
+
+
+def run_fidelity(*args: Any, **kwargs: Any) -> FidelityReport:
+    """:func:`warlords_sim.fidelity.run_fidelity`, imported when first called
+    (so that ``fidelity --help`` loads no physics)."""
+    from warlords_sim.fidelity import run_fidelity as run
+
+    return run(*args, **kwargs)
 
 
 def _engines(text: str) -> tuple[str, str]:
@@ -155,6 +159,8 @@ def fidelity(
     board: Board,
     progress: bool | None,
 ) -> None:
+    from warlords_sim.fidelity import FidelityError, ScenarioError, load_scenarios, select
+
     try:
         scenarios = select(load_scenarios(scenario_file, board), names)
     except ScenarioError as e:

@@ -2,7 +2,10 @@
 
 A stable contract (tests and users rely on it): see ``warlords-sim flick
 --help``. Units mm, mm/s, rad/s; frame origin at the board centre, x right,
-y up.
+y up. The trials themselves are in :mod:`warlords_sim.cli.flick_trials`,
+imported when the command runs so that ``flick --help`` loads no physics;
+``TrialResult``, ``run_trials`` and ``setup_world`` are still importable
+from here.
 """
 
 from __future__ import annotations
@@ -11,37 +14,31 @@ import json
 import math
 import os
 import sys
-from collections import Counter
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
-import numpy as np
 
-from warlords_sim.board import Board, BoardError, Crenelation
 from warlords_sim.cli._common import board_option, fail
-from warlords_sim.fidelity.hand import noisy_velocity
-from warlords_sim.physics import (
-    MAX_FLICK_SPEED,
-    MAX_FLICK_SPIN,
-    Flick,
-    FlickError,
-    FlickResult,
-    LaunchKind,
-    Region,
-    RegionKind,
-    WorldError,
-)
-from warlords_sim.physics.ledge import LEDGE_GAP_MM
-from warlords_sim.physics.types import EventKind
-from warlords_sim.rules.physics_port import ENGINES, Physics, make_world
+from warlords_sim.cli._names import ENGINES, LAUNCH_KINDS, MAX_FLICK_SPEED, MAX_FLICK_SPIN
+
+if TYPE_CHECKING:
+    from warlords_sim.board import Board
+    from warlords_sim.cli.flick_trials import TrialResult, run_trials, setup_world
 
 __all__ = ["TrialResult", "flick", "run_trials", "setup_world"]
 
-_DIE = 0
 #: Most trials one command runs.
 MAX_TRIALS = 1_000_000
+
+
+def __getattr__(name: str) -> Any:
+    """``TrialResult``, ``run_trials`` and ``setup_world``, loaded on first use."""
+    if name in ("TrialResult", "run_trials", "setup_world"):
+        from warlords_sim.cli import flick_trials
+
+        return getattr(flick_trials, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _check_writable(path: str, option: str, suffix: str) -> None:
@@ -61,62 +58,6 @@ def _check_writable(path: str, option: str, suffix: str) -> None:
         fail(f"{option}: cannot write {path}: permission denied")
 
 
-@dataclass(frozen=True)
-class TrialResult:
-    """One trial of ``flick``: its inputs after noise and where the die ended."""
-
-    trial: int
-    seed: int
-    velocity: tuple[float, float]
-    initial_face: int
-    face: int
-    x_mm: float
-    y_mm: float
-    angle_rad: float
-    region: Region
-    cocked: bool
-    settle_s: float
-    steps: int
-    landings: int
-    digest: str
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "trial": self.trial,
-            "seed": self.seed,
-            "vx_mm_s": self.velocity[0],
-            "vy_mm_s": self.velocity[1],
-            "initial_face": self.initial_face,
-            "face": self.face,
-            "x_mm": self.x_mm,
-            "y_mm": self.y_mm,
-            "angle_rad": self.angle_rad,
-            "region": str(self.region),
-            "cocked": self.cocked,
-            "settle_s": self.settle_s,
-            "steps": self.steps,
-            "landings": self.landings,
-            "digest": self.digest,
-        }
-
-
-def setup_world(board: Board, engine: str = "2.5d") -> Physics:
-    """The standard set-up on ``engine`` (one of ``ENGINES``): all four
-    castles, every seat's three center-ring pins.
-
-    Raises:
-        ValueError: an unknown engine.
-        ImportError: the reference engine without MuJoCo installed.
-        WorldError: a board the engine cannot simulate (a cuboid die on the
-            2.5D engine, a restitution out of the reference's reach).
-    """
-    world = make_world(board, engine)
-    for seat in range(4):
-        for hole in board.center_ring.pins_by_seat[seat]:
-            world.add_pin(hole)
-    return world
-
-
 def _pair(text: str, what: str) -> tuple[float, float]:
     parts = text.split(",")
     if len(parts) != 2:
@@ -128,176 +69,6 @@ def _pair(text: str, what: str) -> tuple[float, float]:
     if not (math.isfinite(a) and math.isfinite(b)):
         fail(f"{what} must be finite numbers, got {text!r}")
     return a, b
-
-
-def _start(
-    board: Board,
-    world: Physics,
-    at: tuple[float, float] | None,
-    seat_area: tuple[int, int] | None,
-    launch: LaunchKind,
-    velocity: tuple[float, float],
-) -> tuple[tuple[float, float], float, tuple[float, float] | None]:
-    """Start point (mm), launch height (mm) and siege engine centre (mm,
-    placed in ``world``; None unless a siege launch) of the flick."""
-    if seat_area is not None:
-        seat, area = seat_area
-        cren = Crenelation.LOW if launch is LaunchKind.LOW else Crenelation.HIGH
-        try:
-            spot = board.launch_spot(seat, area, cren)
-        except BoardError as e:
-            fail(str(e).split(": ", 1)[-1])
-        return (spot.x, spot.y), spot.height_mm, None
-    assert at is not None
-    x, y = at
-    if not board.on_board(x, y):
-        h = board.half_size_mm
-        fail(f"--at {x:g},{y:g} is off the board (|x|, |y| <= {h:g} mm)")
-    if launch is LaunchKind.TABLE:
-        return (x, y), 0.0, None
-    if launch is LaunchKind.SIEGE:
-        width = board.siege_engine.width_mm
-        try:
-            ex, ey = world.free_spot_near(x, y, width)
-        except WorldError as e:
-            fail(e)
-        world.place_siege_engine(ex, ey)
-        speed = math.hypot(*velocity)
-        dx, dy = (velocity[0] / speed, velocity[1] / speed) if speed > 0 else (0.0, 1.0)
-        off = width / 2.0 + board.die.size_mm / 2.0 + LEDGE_GAP_MM
-        sx, sy = ex + dx * off, ey + dy * off
-        if not board.on_board(sx, sy):
-            fail(f"the siege engine at ({ex:.1f}, {ey:.1f}) launches off the board")
-        return (sx, sy), board.siege_engine.launch_height_mm, (ex, ey)
-    height = board.low_crenelation_mm if launch is LaunchKind.LOW else board.high_crenelation_mm
-    return (x, y), height, None
-
-
-def run_trials(
-    board: Board,
-    *,
-    at: tuple[float, float] | None = None,
-    seat_area: tuple[int, int] | None = None,
-    velocity: tuple[float, float],
-    spin: float = 0.0,
-    strike: float = 0.0,
-    launch: LaunchKind = LaunchKind.TABLE,
-    face: int = 1,
-    seed: int = 0,
-    trials: int = 1,
-    noise: float = 0.0,
-    progress: bool = False,
-    on_result: Callable[[TrialResult], None] | None = None,
-    engine: str = "2.5d",
-) -> list[TrialResult]:
-    """Run ``trials`` flicks of one die from the same start.
-
-    Trial i uses ``numpy.random.default_rng(seed + i)``: the speed is
-    multiplied by (1 + normal(0, noise)) and the direction turned by
-    normal(0, noise) rad; a noisy speed over the maximum is clamped to it.
-    Without noise every trial flicks at exactly ``velocity``.
-    ``on_result`` is called with each trial as it finishes (to stream output).
-    ``engine`` names the physics engine (one of ``ENGINES``); trials of
-    both engines draw the same noisy inputs from the same seeds.
-
-    Raises:
-        FlickError: bad flick inputs (NaN, speed over the maximum, ...).
-        WorldError, ImportError, ValueError: see :func:`setup_world`.
-    """
-    base = setup_world(board, engine)
-    start, height, siege = _start(board, base, at, seat_area, launch, velocity)
-    speed0 = math.hypot(*velocity)
-    if speed0 > MAX_FLICK_SPEED:
-        raise FlickError(
-            f"flick speed {speed0:.1f} mm/s is over the maximum of {MAX_FLICK_SPEED:.0f} mm/s"
-        )
-
-    def fresh() -> Physics:
-        # building the set-up anew (0.5 ms) is ten times cheaper than copying it
-        world = setup_world(board, engine)
-        if siege is not None:
-            world.place_siege_engine(*siege)
-        if launch is LaunchKind.TABLE:
-            world.add_die(_DIE, start[0], start[1], face)
-        return world
-
-    out: list[TrialResult] = []
-    indices = range(trials)
-    iterator: Iterable[int] = indices
-    if progress:
-        from rich.console import Console
-        from rich.progress import track
-
-        iterator = track(
-            indices, description="flicking", console=Console(stderr=True), transient=True
-        )
-    for i in iterator:
-        v = noisy_velocity(velocity, noise, np.random.default_rng(seed + i), MAX_FLICK_SPEED)
-        world = fresh()
-        fl = Flick(
-            _DIE,
-            v,
-            spin,
-            launch,
-            None if launch is LaunchKind.TABLE else start,
-            height,
-            strike,
-        )
-        res = world.flick(fl, face=face)
-        result = _trial(i, seed + i, v, res)
-        out.append(result)
-        if on_result is not None:
-            on_result(result)
-    return out
-
-
-def _trial(i: int, seed: int, v: tuple[float, float], res: FlickResult) -> TrialResult:
-    landings = sum(1 for e in res.events if e.kind is EventKind.LANDING)
-    pose = res.pose
-    if pose is None:
-        ex = next(e for e in res.events if e.kind is EventKind.EXIT and e.die == _DIE)
-        return TrialResult(
-            i, seed, v, res.initial_face, ex.face, ex.x, ex.y, 0.0,
-            Region(RegionKind.OFF_BOARD), False, res.settle_s, res.steps, landings, res.digest,
-        )  # fmt: skip
-    return TrialResult(
-        i, seed, v, res.initial_face, pose.face, pose.x, pose.y, pose.angle, pose.region,
-        pose.cocked, res.settle_s, res.steps, landings, res.digest,
-    )  # fmt: skip
-
-
-def _summary(results: list[TrialResult], label: str) -> str:
-    n = len(results)
-    lines = [label]
-    if n == 1:
-        r = results[0]
-        lines += [
-            f"  face     {r.initial_face} -> {r.face}" + ("  (cocked)" if r.cocked else ""),
-            f"  rests at ({r.x_mm:.1f}, {r.y_mm:.1f}) mm, angle {r.angle_rad:.3f} rad",
-            f"  region   {r.region}",
-            f"  settled  after {r.settle_s:.3f} s ({r.steps} steps, {r.landings} landings)",
-            f"  digest   {r.digest[:16]}",
-        ]
-        return "\n".join(lines)
-    faces = Counter(r.face for r in results)
-    regions = Counter(str(r.region) for r in results)
-    lines.append(f"  trials   {n}")
-    lines.append("  faces    " + "  ".join(f"{f}:{faces.get(f, 0)}" for f in range(1, 7)))
-    from scipy.stats import chisquare
-
-    counts = [faces.get(f, 0) for f in range(1, 7)]
-    if sum(counts) >= 6:
-        p = float(chisquare(counts).pvalue)
-        lines.append(f"  chi-square against uniform faces: p = {p:.3g}")
-    lines.append("  regions  " + ", ".join(f"{k} {v}" for k, v in regions.most_common()))
-    settle = np.array([r.settle_s for r in results])
-    lines.append(f"  settle   median {np.median(settle):.3f} s, max {settle.max():.3f} s")
-    dist = np.array([[r.x_mm, r.y_mm] for r in results])
-    lines.append(
-        f"  landing  mean ({dist[:, 0].mean():.1f}, {dist[:, 1].mean():.1f}) mm, "
-        f"sd ({dist[:, 0].std():.1f}, {dist[:, 1].std():.1f}) mm"
-    )
-    return "\n".join(lines)
 
 
 _HELP = f"""Flick one die on the board (all center-ring pins set up) and report
@@ -358,7 +129,7 @@ benchmarks/flick.py).
 )
 @click.option(
     "--launch",
-    type=click.Choice([k.value for k in LaunchKind]),
+    type=click.Choice(list(LAUNCH_KINDS)),
     default=None,
     help="Launch kind [default: table with --at, high with --from].",
 )
@@ -416,6 +187,9 @@ def flick(
     record: str | None,
     force: bool,
 ) -> None:
+    from warlords_sim.cli.flick_trials import run_trials, summary
+    from warlords_sim.physics import FlickError, LaunchKind, WorldError
+
     if (at is None) == (from_ is None):
         fail("give exactly one of --at X,Y or --from SEAT:AREA")
     v = _pair(velocity, "--velocity")
@@ -502,7 +276,7 @@ def flick(
             if value != default
         )
         label = f"flick {where} --velocity {velocity} --launch {kind.value}{extra}"
-        click.echo(_summary(results, label))
+        click.echo(summary(results, label))
     if plot is not None:
         from warlords_sim.plotting import landing_plot
 

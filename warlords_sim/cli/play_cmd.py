@@ -9,10 +9,8 @@ from pathlib import Path
 
 import click
 
-from warlords_sim.board import BoardError
-from warlords_sim.bots import BOTS, make_bot
 from warlords_sim.cli._common import fail, load_game_config
-from warlords_sim.rules import HouseRulesError
+from warlords_sim.cli._names import BOTS
 
 __all__ = ["parse_bots", "play"]
 
@@ -126,6 +124,10 @@ def play(
     resume_file: str | None,
     screenshot: str | None,
 ) -> None:
+    from warlords_sim.board import BoardError
+    from warlords_sim.bots import make_bot
+    from warlords_sim.rules import HouseRulesError
+
     if resume_file is not None:
         given = [
             "--" + name.replace("_text", "").replace("_file", "").replace("_", "-")

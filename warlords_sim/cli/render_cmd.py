@@ -10,7 +10,6 @@ from pathlib import Path
 import click
 
 from warlords_sim.cli._common import fail, load_board_or_fail
-from warlords_sim.replay import ReplayError, check_model, load_replay
 
 __all__ = ["render"]
 
@@ -96,6 +95,8 @@ def render(
     board_name: str | None,
     force: bool,
 ) -> None:
+    from warlords_sim.replay import ReplayError, check_model, load_replay
+
     path = _check_out(out, force)
     board = load_board_or_fail(board_name) if board_name is not None else None
     try:

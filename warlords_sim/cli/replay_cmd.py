@@ -9,25 +9,15 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from warlords_sim.board import Board
 from warlords_sim.cli._common import fail, load_board_or_fail
-from warlords_sim.replay import (
-    Recorder,
-    Replay,
-    ReplayError,
-    SandboxFlick,
-    apply_sandbox,
-    branch,
-    load_replay,
-    sandbox_setup,
-    sandbox_world,
-    verify,
-)
-from warlords_sim.replay.model import check_model, verify_engines
-from warlords_sim.replay.rebuild import version_notes
+
+if TYPE_CHECKING:
+    from warlords_sim.board import Board
+    from warlords_sim.replay import Recorder, Replay
 
 __all__ = ["open_sandbox_recorder", "record_flick", "replay"]
 
@@ -68,6 +58,8 @@ Examples:
 
 
 def _load(path: str) -> Replay:
+    from warlords_sim.replay import ReplayError, load_replay
+
     try:
         return load_replay(path)
     except ReplayError as e:
@@ -148,6 +140,8 @@ def replay(
 
 def _watch(rep: Replay, board: Board | None, force: bool, until: int | None) -> None:
     """Play the replay back in the window (``until``: start paused after action N)."""
+    from warlords_sim.replay import ReplayError, check_model
+
     n = len(rep.actions)
     if until is not None and until > n:
         fail(f"--until {until} is out of range: the replay has {n} actions")
@@ -190,6 +184,10 @@ def _watch(rep: Replay, board: Board | None, force: bool, until: int | None) -> 
 def _verify(
     rep: Replay, board: Board | None, force: bool, until: int | None, as_json: bool
 ) -> None:
+    from warlords_sim.replay import ReplayError, check_model, verify
+    from warlords_sim.replay.model import verify_engines
+    from warlords_sim.replay.rebuild import version_notes
+
     try:
         check_model(rep, verify_engines(rep))  # before anything is printed or simulated
     except ReplayError as e:
@@ -250,6 +248,7 @@ def _branch(
     force: bool,
 ) -> None:
     from warlords_sim.bots import make_bot
+    from warlords_sim.replay import ReplayError, branch, load_replay
 
     h = rep.header
     n = len(rep.actions) if until is None else until
@@ -292,6 +291,8 @@ def _branch(
 
 def open_sandbox_recorder(path: str, board: Board, force: bool) -> Recorder:
     """``flick --record PATH``: a new sandbox replay (before any simulation)."""
+    from warlords_sim.replay import Recorder, ReplayError
+
     try:
         return Recorder.create(Path(path), board, seed=None, bots=[], mode="sandbox", force=force)
     except ReplayError as e:
@@ -310,8 +311,9 @@ def record_flick(
     strike: float = 0.0,
 ) -> None:
     """Record ``flick``'s single trial as a sandbox flick and close the replay."""
-    from warlords_sim.cli.flick_cmd import TrialResult, _start, setup_world
+    from warlords_sim.cli.flick_trials import TrialResult, _start, setup_world
     from warlords_sim.physics import LaunchKind
+    from warlords_sim.replay import SandboxFlick, apply_sandbox, sandbox_setup, sandbox_world
 
     assert isinstance(launch, LaunchKind) and isinstance(trial, TrialResult)
     base = setup_world(board)

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from warlords_sim.board import BoardError
-from warlords_sim.bots import make_bot, play_game
 from warlords_sim.cli._common import fail, load_game_config
-from warlords_sim.physics import WorldError
-from warlords_sim.rules import GameState, HouseRulesError, Outcome
-from warlords_sim.rules.physics_port import ENGINES, Physics, make_world
+from warlords_sim.cli._names import ENGINES
+
+if TYPE_CHECKING:
+    from warlords_sim.rules import GameState, Outcome
+    from warlords_sim.rules.physics_port import Physics
 
 __all__ = ["simulate", "summary"]
 
@@ -170,6 +170,12 @@ def simulate(
     record: str | None,
     force: bool,
 ) -> None:
+    from warlords_sim.board import BoardError
+    from warlords_sim.bots import make_bot, play_game
+    from warlords_sim.physics import WorldError
+    from warlords_sim.rules import HouseRulesError
+    from warlords_sim.rules.physics_port import make_world
+
     try:
         config = load_game_config(board, rules_file, variant, players)
         names = [b.strip() for b in bots.split(",") if b.strip()]

@@ -7,7 +7,6 @@ import json
 import click
 
 from warlords_sim.cli._common import fail
-from warlords_sim.rules.errors import HouseRulesError
 
 __all__ = ["variants"]
 
@@ -112,6 +111,7 @@ def variants(
         variants_from_options,
     )
     from warlords_sim.experiments.report import print_table
+    from warlords_sim.rules.errors import HouseRulesError
 
     try:
         if workers is not None and workers < 1:
