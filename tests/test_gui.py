@@ -370,3 +370,103 @@ def test_strike_height_keys_and_wheel(window: Any) -> None:
     c = window.c
     assert c.phase.value == "flicking" and c.launch is not None
     assert c.launch.action.strike_mm == 2.0 and inp.strike == 0.0
+
+
+# ------------------------------------------------------------ redraw on change
+
+
+def _shown(w: Any) -> Any:
+    """The window's pixels as the X server shows them (RGB, top row first)."""
+    import os
+
+    import numpy as np
+    from PIL import ImageGrab
+
+    w.dispatch_events()
+    x, y = w.get_location()
+    img = np.asarray(ImageGrab.grab(xdisplay=os.environ["DISPLAY"]))
+    return img[y : y + w.height, x : x + w.width, :3]
+
+
+def _fresh(w: Any) -> Any:
+    """A full redraw of the window now, read from the back buffer (not shown)."""
+    import ctypes
+
+    import numpy as np
+    from pyglet import gl
+
+    w.switch_to()
+    w.on_draw()
+    buf = (ctypes.c_ubyte * (w.width * w.height * 4))()
+    gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
+    gl.glReadPixels(0, 0, w.width, w.height, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, buf)
+    return np.frombuffer(buf, np.uint8).reshape(w.height, w.width, 4)[::-1, :, :3]
+
+
+def _up_to_date(w: Any) -> bool:
+    shown = _shown(w)
+    fresh = _fresh(w)
+    w.frame()  # the redraw above was not shown: frame() shows one (it marks the window stale)
+    return bool((shown == fresh).all())
+
+
+def test_idle_window_draws_nothing_and_redraws_on_every_change(window: Any) -> None:
+    """frame() redraws only when something drawn changed, and what the X
+    server shows is then exactly a fresh redraw: after a HUD key, during
+    and after a flick (the settled dice, the log), after a resize and an
+    expose. Pointer moves that change nothing draw nothing."""
+    w, c = window, window.c
+    assert w.frame()  # a new window is drawn once
+    assert [w.frame() for _ in range(5)] == [False] * 5
+    w.on_mouse_motion(*_px(w, 40.0, 40.0), 0, 0)  # no hover effect on a plain turn
+    assert not w.frame()
+    w.on_key_press(0x71, 0)  # q: the spin in the panel
+    assert w.frame() and not w.frame()
+    assert "spin +10" in w.hud.status.label.text and _up_to_date(w)
+    spot = BOARD.launch_spot(0, 2, Crenelation.HIGH)
+    sx, sy = _px(w, spot.x, spot.y)
+    w.on_mouse_press(sx, sy, LEFT, 0)
+    w.on_mouse_drag(sx, sy - 40, 0, 0, LEFT, 0)
+    assert w.frame()  # the aim arrow and the speed label
+    assert _up_to_date(w)
+    w.on_mouse_drag(sx, sy - 60, 0, 0, LEFT, 0)
+    assert w.frame() and not w.frame()
+    w.on_mouse_release(sx, sy - 60, LEFT, 0)
+    assert c.phase.value == "flicking"
+    drawn = []
+    for _ in range(6):  # in flight: a frame drawn for every 1/60 s
+        w._last -= 1 / 60
+        drawn.append(w.frame())
+    assert drawn == [True] * 6 and _up_to_date(w)
+    c.finish_flick()  # settles between two frames
+    assert w.frame() and not w.frame()
+    assert "flicked die 0" in w.hud.log.label.text and _up_to_date(w)
+    w.set_size(900, 640)
+    w.dispatch_events()
+    assert w.frame() and _up_to_date(w)
+    w.on_expose()
+    assert w.frame() and not w.frame()
+
+
+def test_bot_turn_waits_without_drawing_then_shows_the_flick(pyglet_mod: Any) -> None:
+    """While a bot's delay runs nothing is redrawn; its flick is."""
+    from warlords_sim.gui.app import PlayWindow
+
+    c = _controller(2, {0: make_bot("random")}, seed=3)
+    c.bot_delay = 0.5
+    c._next()
+    w = PlayWindow(c, 1000, 700)
+    try:
+        w.dispatch_events()
+        assert w.frame()
+        assert c.phase.value == "bot"
+        for _ in range(5):
+            w._last -= 1 / 60
+            assert not w.frame()
+        w._last -= 0.5
+        w.frame()
+        assert c.phase.value == "flicking"
+        w._last -= 1 / 60
+        assert w.frame() and _up_to_date(w)
+    finally:
+        w.close()

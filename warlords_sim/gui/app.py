@@ -2,8 +2,12 @@
 
 The board is drawn in millimetres through the window's view matrix (see
 :mod:`.render`); the side panel and the end screens in pixels (:mod:`.hud`).
-Each frame feeds the elapsed wall-clock time to the controller, whose fixed
-timestep accumulator steps the physics.
+Each frame (:meth:`PlayWindow.frame`, :data:`FRAME_INTERVAL` apart) feeds the
+elapsed wall-clock time to the controller, whose fixed timestep accumulator
+steps the physics, then brings the layers up to date and redraws only if
+something they draw changed (a die moved, the aim guide, a HUD text, the
+end screen) or the window was resized or exposed; otherwise the frame on
+screen stays, so an idle window costs almost nothing.
 """
 
 from __future__ import annotations
@@ -24,10 +28,12 @@ from warlords_sim.gui.render import BoardLayer, DiceLayer, Overlay, seat_rgb
 from warlords_sim.physics.world import MAX_FLICK_SPEED
 from warlords_sim.rules.game import PendingKind
 
-__all__ = ["PlayWindow", "key_name", "run"]
+__all__ = ["FRAME_INTERVAL", "PlayWindow", "key_name", "run"]
 
 #: Board margin around the board (mm) for the seat labels.
 MARGIN_MM = 30.0
+#: Seconds between frames: at most 60 frames a second.
+FRAME_INTERVAL = 1.0 / 60.0
 
 _KEYS = {"return": "enter", "num_enter": "enter", "backspace": "d"}
 
@@ -67,8 +73,13 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         self.mm_scale = 1.0
         self.origin = (0.0, 0.0)
         self.frame_ms: list[float] = []
+        #: Frames drawn and shown by :meth:`frame` (the others were skipped).
+        self.frames_drawn = 0
         self._last = time.perf_counter()
         self._labels_round = -1
+        self._stale = True  # the frame on screen must be redrawn (resize, expose)
+        self._screen: object = None  # what the last frame's window-sized parts showed
+        self._end_screen = False
         self._layout(self.width, self.height)
 
     # ------------------------------------------------------------ layout
@@ -81,6 +92,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         self.origin = (avail / 2.0, height / 2.0)
         self.hud.place_board_labels(self.to_px)
         self._labels_round = self.c.state.round
+        self._stale = True
 
     def to_px(self, x: float, y: float) -> tuple[float, float]:
         """Board mm to window pixels."""
@@ -94,6 +106,12 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         super().on_resize(width, height)
         self._layout(width, height)
 
+    def on_expose(self) -> None:
+        self._stale = True
+
+    def on_show(self) -> None:
+        self._stale = True
+
     # ------------------------------------------------------------ frames
 
     def update(self, _dt: float = 0.0) -> None:
@@ -102,28 +120,77 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         dt, self._last = now - self._last, now
         self.c.tick(dt)
 
+    def start(self, interval: float = FRAME_INTERVAL) -> None:
+        """Schedule :meth:`frame` on pyglet's clock every ``interval`` s
+        (then run ``pyglet.app.run(None)``: pyglet itself redraws nothing)."""
+        pyglet.clock.schedule_interval(self.frame, interval)
+
+    def stop(self) -> None:
+        """Unschedule :meth:`frame`."""
+        pyglet.clock.unschedule(self.frame)
+
+    def frame(self, dt: float = 0.0) -> bool:
+        """One frame of the loop: advance the game by the wall-clock time
+        since the last one, then redraw and show the window only if what it
+        draws changed or the window was resized or exposed. Returns whether
+        it drew."""
+        self.update()
+        if self.context is None:  # closed by a key in the update
+            return False
+        self.switch_to()
+        if not (self._prepare() or self._stale):
+            return False
+        self._paint()
+        self.flip()
+        self._stale = False
+        self.frames_drawn += 1
+        return True
+
     def on_draw(self) -> None:
-        t0 = time.perf_counter()
+        self._prepare()
+        self._paint()
+        self._stale = True  # drawn outside frame(): frame() shows a fresh one
+
+    def close(self) -> None:
+        self.stop()
+        super().close()
+
+    def _prepare(self) -> bool:
+        """Bring every layer up to date with the game and the input; returns
+        whether anything drawn changed (the frame on screen is otherwise
+        exactly what a redraw would give)."""
         c = self.c
         s = c.state
         if s.round != self._labels_round:
             self._layout(self.width, self.height)
+        engine = c.world.siege_engine if c.phase is Phase.FLICKING else None
+        side = c.round_record.side_walls if c.round_record is not None else s.side_walls
+        changed = self.board_layer.update(c.config.castle_seats(), side, c.world.pins, engine)
+        changed |= self.dice_layer.update(c.dice())
+        changed |= self._build_overlay()
+        end = self.hud.end_screen(self.width, self.height)
+        changed |= self.hud.update(
+            self.width, self.height, self._prompt(), self._status(), self._speed()
+        )
+        self._end_screen = end is not None
+        screen = (self.width, self.height, self.origin, self.mm_scale, end)
+        if screen != self._screen:
+            self._screen = screen
+            changed = True
+        return changed
+
+    def _paint(self) -> None:
+        """Draw every layer as :meth:`_prepare` left it into the back buffer."""
+        t0 = time.perf_counter()
         self.clear()
         self.view = Mat4.from_translation(
             Vec3(self.origin[0], self.origin[1], 0.0)
         ) @ Mat4.from_scale(Vec3(self.mm_scale, self.mm_scale, 1.0))
-        engine = c.world.siege_engine if c.phase is Phase.FLICKING else None
-        side = c.round_record.side_walls if c.round_record is not None else s.side_walls
-        self.board_layer.update(c.config.castle_seats(), side, c.world.pins, engine)
         self.board_layer.draw()
-        self.dice_layer.update(c.dice())
         self.dice_layer.draw()
-        self._build_overlay()
         self.overlay.draw()
         self.view = Mat4()
-        end = self.hud.end_screen(self.width, self.height)
-        self.hud.update(self.width, self.height, self._prompt(), self._status(), self._speed())
-        self.hud.draw(end is not None)
+        self.hud.draw(self._end_screen)
         self.frame_ms.append((time.perf_counter() - t0) * 1000.0)
         if len(self.frame_ms) > 2000:
             del self.frame_ms[:1000]
@@ -178,7 +245,9 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         capped = " (max)" if d.pull_mm * GAIN >= MAX_FLICK_SPEED else ""
         return px, py, f"{d.speed:.0f} mm/s{capped}"
 
-    def _build_overlay(self) -> None:
+    def _build_overlay(self) -> bool:
+        """Rebuild the overlay (highlights, ghosts, the aim arrow) if what it
+        shows changed; returns whether it did."""
         c, i = self.c, self.input
         legal = c.legal() if c.phase is Phase.INPUT else None
         kind = legal.pending.kind if legal is not None and legal.pending is not None else None
@@ -198,8 +267,10 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
             i.spy_ok,
         )
         ov = self.overlay
-        if not ov.rebuild(key_) or legal is None:
-            return
+        if not ov.rebuild(key_):
+            return False
+        if legal is None:
+            return True
         b = c.config.board
         size = b.die.size_mm
         colour = seat_rgb(c.state.seat_of(legal.player))
@@ -250,6 +321,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
             col = (int(60 + 190 * frac), int(170 - 130 * frac), 40, 235)
             ov.arrow(ox, oy, ox + vx / GAIN, oy + vy / GAIN, col, 2.5)
             ov.arrow(d.pointer[0], d.pointer[1], d.press[0], d.press[1], (80, 80, 80, 90), 1.0)
+        return True
 
     # ------------------------------------------------------------ input
 
@@ -310,8 +382,8 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
 def run(controller: GameController, *, width: int = 1200, height: int = 830) -> None:
     """Open the window and play until it is closed."""
     window = PlayWindow(controller, width, height)
-    pyglet.clock.schedule_interval(window.update, 1.0 / 120.0)
-    pyglet.app.run(1.0 / 60.0)
+    window.start()
+    pyglet.app.run(None)
 
 
 def screenshot_game(

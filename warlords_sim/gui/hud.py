@@ -28,8 +28,17 @@ PLAY_HELP = (
 )
 
 
+def _put(obj: Any, name: str, value: Any) -> bool:
+    """``obj.name = value`` unless it already is; True if it changed."""
+    if getattr(obj, name) == value:
+        return False
+    setattr(obj, name, value)
+    return True
+
+
 class _Text:
-    """A label whose text is only re-laid out when it changes."""
+    """A label whose text is only re-laid out when it changes; ``changed``
+    is set when its text, place or colour changes (the window clears it)."""
 
     def __init__(
         self,
@@ -51,16 +60,20 @@ class _Text:
             anchor_y="top",
             **kw,
         )
+        self.changed = True
 
     def set(self, text: str, x: float, y: float, colour: tuple[int, int, int, int] = _INK) -> float:
         """Show ``text`` with its top left at (x, y); returns its height (px)."""
         lb = self.label
         if lb.text != text:
             lb.text = text
+            self.changed = True
         if (lb.x, lb.y) != (x, y):
             lb.position = (x, y, 0)
+            self.changed = True
         if tuple(lb.color) != colour:
             lb.color = colour
+            self.changed = True
         return float(lb.content_height) if text else 0.0
 
 
@@ -108,6 +121,18 @@ class Hud:
         self.board_labels: list[tuple[float, float, Any]] = []
         #: The keys and mouse help at the bottom of the panel.
         self.help_text = PLAY_HELP
+        self._texts = [
+            self.title,
+            self.turn,
+            self.header,
+            *self.rows,
+            self.prompt,
+            self.message,
+            self.status,
+            self.log,
+            self.help,
+            self.speed,
+        ]
 
     def place_board_labels(self, to_px: Callable[[float, float], tuple[float, float]]) -> None:
         """Seat names beside the castles and area numbers at the launch spots."""
@@ -166,14 +191,17 @@ class Hud:
         prompt: str,
         status: str,
         speed: tuple[float, float, str] | None,
-    ) -> None:
+    ) -> bool:
+        """Lay out the side panel and the speed label for a window of
+        ``width`` x ``height`` px; returns whether anything it draws changed
+        (text, place, colour, visibility) since the last call."""
         c = self.c
         s = c.state
         x0 = width - PANEL_WIDTH
-        self.panel.position = (x0, 0)
-        self.panel.height = height
-        self.edge.position = (x0, 0)
-        self.edge.height = height
+        changed = _put(self.panel, "position", (x0, 0))
+        changed |= _put(self.panel, "height", height)
+        changed |= _put(self.edge, "position", (x0, 0))
+        changed |= _put(self.edge, "height", height)
         x = x0 + 14
         y: float = height - 14
         rnd = min(s.round + 1, c.config.rounds)
@@ -190,8 +218,12 @@ class Hud:
         dmg = c.damage_now()
         for p, row in enumerate(self.rows):
             sup, brd, out = c.counts(p)
-            self.swatches[p].position = (x, y - 13)
-            self.swatches[p].color = seat_rgb(s.seat_of(p))
+            swatch = self.swatches[p]
+            changed |= _put(swatch, "position", (x, y - 13))
+            col = seat_rgb(s.seat_of(p))
+            if tuple(swatch.color[:3]) != col:
+                swatch.color = col
+                changed = True
             mark = ">" if p == s.active and c.phase is not Phase.GAME_OVER else " "
             y -= row.set(f"{mark}P{p}   {sup:>4}  {brd:>5}  {out:>3}   {dmg[p]:>6}", x + 16, y) + 3
         y -= 10
@@ -202,14 +234,19 @@ class Hud:
             self.message.set("", x, y)
         y -= self.status.set(status, x, y) + 12
         self.log.set("Log\n" + "\n".join(c.log), x, y)
-        self.help.set(self.help_text, x, 200)
-        self.help.set(self.help_text, x, 12 + self.help.label.content_height)
+        help_ = self.help.label
+        if help_.text != self.help_text:  # laid out first: its height places it
+            help_.text = self.help_text
+            self.help.changed = True
+        self.help.set(self.help_text, x, 12 + help_.content_height)
         if speed is not None:
             px, py, text = speed
             self.speed.set(text, px + 16, py + 26, _RED if "max" in text else _INK)
-            self.speed.label.visible = True
-        else:
-            self.speed.label.visible = False
+        changed |= _put(self.speed.label, "visible", speed is not None)
+        for t in self._texts:
+            changed |= t.changed
+            t.changed = False
+        return changed
 
     def end_screen(self, width: int, height: int) -> str | None:
         """The end-of-round or end-of-game text, placed mid-board (None: none)."""

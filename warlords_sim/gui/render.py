@@ -87,15 +87,20 @@ class BoardLayer:
         side_walls: bool,
         pins: Iterable[int],
         engine: tuple[float, float] | None,
-    ) -> None:
+    ) -> bool:
+        """Rebuild what changed; returns whether anything did."""
+        changed = False
         key = (tuple(castle_seats), side_walls)
         if key != self._key:
             self._key = key
             self._build(tuple(castle_seats), side_walls)
+            changed = True
         pin_key = (tuple(sorted(pins)), engine)
         if pin_key != self._pin_key:
             self._pin_key = pin_key
             self._build_pins(pin_key[0], engine)
+            changed = True
+        return changed
 
     def _build(self, seats: tuple[int, ...], side_walls: bool) -> None:
         b = self.board
@@ -105,17 +110,15 @@ class BoardLayer:
         bg = pyglet.graphics.Group(order=0)
         fg = pyglet.graphics.Group(order=1)
         top = pyglet.graphics.Group(order=2)
-        out.append(
-            shapes.Rectangle(
-                -half - 3,
-                -half - 3,
-                b.size_mm + 6,
-                b.size_mm + 6,
-                rgb(_BOARD_EDGE),
-                batch=bt,
-                group=bg,
-            )
-        )
+        edge = rgb(_BOARD_EDGE)
+        full = b.size_mm + 6
+        for x, y, w, h in (  # a 3 mm frame as four strips: no full-board overdraw
+            (-half - 3, -half - 3, full, 3.0),
+            (-half - 3, half, full, 3.0),
+            (-half - 3, -half, 3.0, b.size_mm),
+            (half, -half, 3.0, b.size_mm),
+        ):
+            out.append(shapes.Rectangle(x, y, w, h, edge, batch=bt, group=bg))
         out.append(
             shapes.Rectangle(
                 -half, -half, b.size_mm, b.size_mm, rgb(_BOARD_FILL), batch=bt, group=bg
@@ -223,10 +226,11 @@ class _DieSprite:
         else:
             self._face = 0
 
-    def update(self, d: DieView, alpha: int = 255) -> None:
+    def update(self, d: DieView, alpha: int = 255) -> bool:
+        """Place the die as ``d`` shows it; False if it already was."""
         key = (d.seat, d.x, d.y, d.angle, d.face, d.height, d.cocked, alpha)
         if key == self._last:
-            return
+            return False
         if self._last is None:
             self.set_visible(True)
         self._last = key
@@ -272,6 +276,7 @@ class _DieSprite:
         for (sx, sy), circle in zip(spots, self.pips, strict=False):
             px, py = sx * h, sy * h
             circle.position = (d.x + c * px - s * py, d.y + s * px + c * py)
+        return True
 
 
 class DiceLayer:
@@ -285,7 +290,10 @@ class DiceLayer:
         self._high = (pyglet.graphics.Group(3), pyglet.graphics.Group(4), pyglet.graphics.Group(5))
         self._sprites: dict[tuple[int, bool], _DieSprite] = {}
 
-    def update(self, dice: Iterable[DieView]) -> None:
+    def update(self, dice: Iterable[DieView]) -> bool:
+        """Show exactly ``dice``; returns whether any sprite moved, changed,
+        appeared or went."""
+        changed = False
         seen: set[tuple[int, bool]] = set()
         for d in dice:
             up = d.height > self.size * 0.75
@@ -294,11 +302,13 @@ class DiceLayer:
             if sprite is None:
                 sprite = _DieSprite(self.size, self.batch, self._high if up else self._low)
                 self._sprites[key] = sprite
-            sprite.update(d)
+            changed |= sprite.update(d)
             seen.add(key)
         for key, sprite in self._sprites.items():
             if key not in seen and sprite._last is not None:
                 sprite.set_visible(False)
+                changed = True
+        return changed
 
     def draw(self) -> None:
         self.batch.draw()

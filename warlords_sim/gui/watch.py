@@ -49,8 +49,8 @@ class WatchWindow(PlayWindow):
     def _status(self) -> str:
         return self.c.status()
 
-    def _build_overlay(self) -> None:
-        self.overlay.rebuild(None)  # nothing to aim in a replay
+    def _build_overlay(self) -> bool:
+        return self.overlay.rebuild(None)  # nothing to aim in a replay
 
     def on_key_press(self, symbol: int, modifiers: int) -> Any:
         name = key_name(symbol)
@@ -84,5 +84,5 @@ class WatchWindow(PlayWindow):
 def run_watch(controller: ReplayController, *, width: int = 1200, height: int = 830) -> None:
     """Open the window and play the replay back until the window is closed."""
     window = WatchWindow(controller, width, height)
-    pyglet.clock.schedule_interval(window.update, 1.0 / 120.0)
-    pyglet.app.run(1.0 / 60.0)
+    window.start()
+    pyglet.app.run(None)
