@@ -17,6 +17,7 @@ from warlords_sim.physics.types import Flick, FlickResult, LaunchKind
 from warlords_sim.rules.actions import BoardFlick, SiegeShot, SupplyFlick
 from warlords_sim.rules.errors import BadFlickError
 from warlords_sim.rules.game import GameState
+from warlords_sim.rules.places import free_spot_near
 
 __all__ = ["physics_flick", "run_flick", "siege_engine_spot", "siege_launch", "siege_start"]
 
@@ -40,13 +41,12 @@ def siege_start(
 def siege_engine_spot(state: GameState, die: int) -> tuple[float, float]:
     """Where the siege engine goes for ``die`` (mm): the free place nearest
     the die's resting place (``Physics.free_spot_near``, the die itself not
-    counting). It does not depend on the flick, so a caller trying several
-    velocities for one die computes it once."""
+    counting; memoized per state by :mod:`warlords_sim.rules.places`). It
+    does not depend on the flick, so a caller trying several velocities for
+    one die computes it once."""
     pose = state.dice[die].pose
     assert pose is not None
-    return state.physics.free_spot_near(
-        pose.x, pose.y, state.board.siege_engine.width_mm, exclude_die=die
-    )
+    return free_spot_near(state, pose.x, pose.y, state.board.siege_engine.width_mm, die)
 
 
 def siege_launch(

@@ -26,6 +26,7 @@ from warlords_sim.rules.actions import (
     SupplyFlick,
 )
 from warlords_sim.rules.game import GameState, Location, Pending, PendingKind
+from warlords_sim.rules.places import free_spot_near
 
 __all__ = [
     "MAX_FLICK_SPEED",
@@ -234,7 +235,7 @@ def check_spy_spot(state: GameState, die: int, x: float, y: float) -> None:
         raise err.SpyPlacementError(
             "a Spy may not be moved into a castle (house rule spy_into_castle = false)"
         )
-    fx, fy = state.physics.free_spot_near(x, y, b.die.size_mm, exclude_die=die)
+    fx, fy = free_spot_near(state, x, y, b.die.size_mm, exclude_die=die)
     if (fx, fy) != (x, y):
         raise err.SpyPlacementError(f"({x:g}, {y:g}) mm is on top of a wall, pin or die")
 
