@@ -109,9 +109,13 @@ class _Obstacles:
         out = []
         hypot = math.hypot
         # distance from the segment a + t (b - a), t in [0, 1], inlined: the bot's hot loop
+        x0, x1 = (ax, b[0]) if dx >= 0 else (b[0], ax)
+        y0, y1 = (ay, b[1]) if dy >= 0 else (b[1], ay)
         for clear, items, sign in ((self.pin_clear, self.pins, 0), (self.die_clear, self.dice, 1)):
+            m = clear + 1.0  # farther than this outside the segment's box: farther than clear
+            lo_x, hi_x, lo_y, hi_y = x0 - m, x1 + m, y0 - m, y1 + m
             for i, (px, py) in items:
-                if sign and i == skip:
+                if not (lo_x < px < hi_x and lo_y < py < hi_y) or (sign and i == skip):
                     continue
                 rx, ry = px - ax, py - ay
                 t = 0.0 if n2 == 0 else max(0.0, min(1.0, (rx * dx + ry * dy) / n2))
