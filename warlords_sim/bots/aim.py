@@ -4,10 +4,10 @@
   table of kinetic friction mu stops after ``v**2 / (2 mu g)`` mm (design
   brief section 2), so ``v = sqrt(2 mu g d)`` sends it ``d`` mm.
 * Launches (a crenelation, the siege engine) fly, bounce and tumble, which no
-  formula captures: the bot measures, once per board and process, where a
-  die launched straight out at each speed comes to rest on an empty board
-  (:func:`launch_table`), and picks the speed whose measured distance is
-  nearest the one it wants.
+  formula captures: the bot measures, once per board (kept in the user's
+  cache, :mod:`warlords_sim.bots.launch`), where a die launched straight
+  out at each speed comes to rest on an empty board (:func:`launch_table`),
+  and picks the speed whose measured distance is nearest the one it wants.
 * Targets: a point inside each opponent's castle just behind a gateway (a
   die resting entirely in the gateway or the courtyard scores), approached
   head on; a die far off first goes to a staging point in front of the gateway.
@@ -19,15 +19,15 @@
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from warlords_sim.board import Board, Crenelation
+from warlords_sim.bots.launch import launch_table, launch_table_warmup
 from warlords_sim.bots.policy import Hand
-from warlords_sim.physics.types import Flick, LaunchKind
+from warlords_sim.physics.types import LaunchKind
 from warlords_sim.rules.actions import (
     Action,
     BoardFlick,
@@ -52,57 +52,6 @@ def coulomb_speed(board: Board, distance: float) -> float:
     friction stops it: ``sqrt(2 mu g d)``, capped at the maximum flick speed."""
     mu = board.die.table_friction
     return min(math.sqrt(2.0 * mu * board.gravity_mm_s2 * max(distance, 0.0)), MAX_FLICK_SPEED)
-
-
-@functools.lru_cache(maxsize=8)
-def launch_table(
-    board: Board, height_mm: float, kind: LaunchKind
-) -> tuple[tuple[float, float], ...]:
-    """(speed mm/s, distance mm) of a die launched straight out from ``height_mm``
-    on an empty board of ``board``, for speeds 150..2000 mm/s (measured with
-    the real physics once per process).
-
-    Raises:
-        WorldError: a board whose die is not a cube (the table is measured on
-            the 2.5D engine, which models cubic dice only).
-    """
-    from warlords_sim.physics.world import World, WorldError
-
-    if not board.die.cubic:
-        raise WorldError(
-            f"{board.path}: die.sides_mm {list(board.die.sides_mm)}: the aim bot plans on the "
-            "2.5D engine, which models cubic dice only: play a cuboid die with random bots"
-        )
-    rows = []
-    for v in range(150, 2001, 50):
-        world = World(board, castle_seats=())
-        # a SIEGE flick needs a placed engine; with none, the same ledge
-        # launch from that height is a HIGH one (the 2.5D world moves both alike)
-        launch = LaunchKind.HIGH if kind is LaunchKind.SIEGE else kind
-        res = world.flick(Flick(0, (0.0, float(v)), 0.0, launch, (0.0, -150.0), height_mm), face=1)
-        pose = res.pose
-        if pose is not None:
-            rows.append((float(v), pose.y + 150.0))
-    return tuple(rows)
-
-
-def launch_table_warmup(board: Board) -> None:
-    """Measure the launch tables of ``board`` now (about 0.3 s) rather than on first use."""
-    launch_table(board, board.low_crenelation_mm, LaunchKind.LOW)
-    launch_table(board, board.high_crenelation_mm, LaunchKind.HIGH)
-    launch_table(board, board.siege_engine.launch_height_mm, LaunchKind.SIEGE)
-
-
-def _speed_for(table: tuple[tuple[float, float], ...], distance: float) -> float:
-    return min(table, key=lambda row: abs(row[1] - distance))[0]
-
-
-def _seg_dist(p: Point, a: Point, b: Point) -> float:
-    ax, ay = a
-    dx, dy = b[0] - ax, b[1] - ay
-    n2 = dx * dx + dy * dy
-    t = 0.0 if n2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / n2))
-    return math.hypot(p[0] - ax - t * dx, p[1] - ay - t * dy)
 
 
 @dataclass(frozen=True)
@@ -133,6 +82,68 @@ def _targets(state: GameState, me: int) -> list[_Target]:
     return out
 
 
+class _Obstacles:
+    """Pins and board dice of one state, for the bot's path tests."""
+
+    def __init__(self, pins: list[tuple[int, Point]], dice: list[tuple[int, Point]], board: Board):
+        self.pins, self.dice = pins, dice
+        self.pin_clear = board.pin.radius_mm + board.die.size_mm * 0.72
+        self.die_clear = board.die.size_mm * 1.2
+
+    @classmethod
+    def of(cls, state: GameState) -> _Obstacles:
+        board = state.board
+        pins = [(h, board.holes[h]) for h in state.physics.pins]
+        dice = [
+            (d.id, (d.pose.x, d.pose.y))
+            for d in state.dice.values()
+            if d.pose is not None and d.location is Location.BOARD
+        ]
+        return cls(pins, dice, board)
+
+    def blockers(self, a: Point, b: Point, skip: int | None) -> list[int]:
+        """Pins (hole ids) and, as -1 - id, dice in the way of a slide from a to b."""
+        ax, ay = a
+        dx, dy = b[0] - ax, b[1] - ay
+        n2 = dx * dx + dy * dy
+        out = []
+        hypot = math.hypot
+        # distance from the segment a + t (b - a), t in [0, 1], inlined: the bot's hot loop
+        x0, x1 = (ax, b[0]) if dx >= 0 else (b[0], ax)
+        y0, y1 = (ay, b[1]) if dy >= 0 else (b[1], ay)
+        for clear, items, sign in ((self.pin_clear, self.pins, 0), (self.die_clear, self.dice, 1)):
+            m = clear + 1.0  # farther than this outside the segment's box: farther than clear
+            lo_x, hi_x, lo_y, hi_y = x0 - m, x1 + m, y0 - m, y1 + m
+            for i, (px, py) in items:
+                if not (lo_x < px < hi_x and lo_y < py < hi_y) or (sign and i == skip):
+                    continue
+                rx, ry = px - ax, py - ay
+                t = 0.0 if n2 == 0 else max(0.0, min(1.0, (rx * dx + ry * dy) / n2))
+                if hypot(rx - t * dx, ry - t * dy) < clear:
+                    out.append(-1 - i if sign else i)
+        return out
+
+    def count(self, a: Point, b: Point, skip: int | None) -> int:
+        """``len(blockers(a, b, skip))``."""
+        return len(self.blockers(a, b, skip))
+
+
+@dataclass(frozen=True)
+class _View:
+    """What one choice reads again and again, computed once: the targets
+    with their leader bonus, and the obstacles."""
+
+    state: GameState
+    targets: list[tuple[_Target, float]]
+    obstacles: _Obstacles
+
+    @classmethod
+    def of(cls, bot: AimBot, state: GameState) -> _View:
+        bonus = {p: bot._leader_bonus(state, p) for p in range(state.players) if p != state.active}
+        targets = [(t, bonus[t.player]) for t in _targets(state, state.active)]
+        return cls(state, targets, _Obstacles.of(state))
+
+
 @dataclass(frozen=True)
 class _Plan:
     cost: float
@@ -150,41 +161,31 @@ class AimBot:
 
     def __init__(self, skill: float = 0.7) -> None:
         self.hand = Hand(skill)
+        self._aims: dict[tuple[str, int, int, Crenelation, Point], tuple[float, float, float]] = {}
 
     # ------------------------------------------------------------- paths
 
     def _blockers(self, state: GameState, a: Point, b: Point, skip: int | None) -> list[int]:
         """Pins (hole ids) and, as -1 - id, dice in the way of a slide from a to b."""
-        board = state.board
-        out = []
-        pin_clear = board.pin.radius_mm + board.die.size_mm * 0.72
-        for h in state.physics.pins:
-            if _seg_dist(board.holes[h], a, b) < pin_clear:
-                out.append(h)
-        for d in state.dice.values():
-            if d.id == skip or d.pose is None or d.location is not Location.BOARD:
-                continue
-            if _seg_dist((d.pose.x, d.pose.y), a, b) < board.die.size_mm * 1.2:
-                out.append(-1 - d.id)
-        return out
+        return _Obstacles.of(state).blockers(a, b, skip)
 
     def _leader_bonus(self, state: GameState, player: int) -> float:
         lowest = min(t for p, t in enumerate(state.totals) if p != state.active)
         return -30.0 if state.totals[player] == lowest else 0.0
 
-    def _board_plans(self, state: GameState, die: int, kind: str) -> list[_Plan]:
+    def _board_plans(self, view: _View, die: int, kind: str) -> list[_Plan]:
+        state = view.state
         pose = state.dice[die].pose
         assert pose is not None
         a = (pose.x, pose.y)
         plans = []
         board = state.board
-        for t in _targets(state, state.active):
-            bonus = self._leader_bonus(state, t.player)
+        for t, bonus in view.targets:
             if kind == "siege":
                 c = board.castles[t.seat].courtyard.center
                 dist = math.hypot(c[0] - a[0], c[1] - a[1])
                 table = launch_table(board, board.siege_engine.launch_height_mm, LaunchKind.SIEGE)
-                err = abs(min(abs(r[1] - dist) for r in table))
+                speed, err = table.nearest(dist)
                 plans.append(
                     _Plan(
                         60.0 + err + bonus,
@@ -192,7 +193,7 @@ class AimBot:
                         die,
                         None,
                         math.atan2(c[1] - a[1], c[0] - a[0]),
-                        _speed_for(table, dist),
+                        speed,
                     )
                 )
                 continue
@@ -204,44 +205,47 @@ class AimBot:
                 head_on = (dx * t.inward[0] + dy * t.inward[1]) / dist
                 if goal is t.score and head_on < 0.9:
                     continue
-                blocked = len(self._blockers(state, a, goal, die))
+                blocked = view.obstacles.count(a, goal, die)
                 cost = base + 0.4 * dist + 200.0 * blocked + bonus
                 plans.append(
                     _Plan(cost, "board", die, None, math.atan2(dy, dx), coulomb_speed(board, dist))
                 )
         return plans
 
-    def _supply_plans(self, state: GameState, legal: Legal) -> list[_Plan]:
-        board = state.board
+    def _supply_plans(self, view: _View, legal: Legal) -> list[_Plan]:
+        board = view.state.board
         plans = []
         for area, cren in legal.supply_spots:
-            spot = board.launch_spot(legal.seat, area, cren)
-            kind = LaunchKind.HIGH if cren is Crenelation.HIGH else LaunchKind.LOW
-            table = launch_table(board, spot.height_mm, kind)
-            reach = max(r[1] for r in table)
-            for t in _targets(state, state.active):
-                dx, dy = t.staging[0] - spot.x, t.staging[1] - spot.y
-                dist = math.hypot(dx, dy)
-                want = min(dist, reach * 0.8)
-                cost = 250.0 + 0.3 * dist + self._leader_bonus(state, t.player)
-                plans.append(
-                    _Plan(
-                        cost,
-                        "supply",
-                        None,
-                        (area, cren),
-                        math.atan2(dy, dx),
-                        _speed_for(table, want),
-                    )
-                )
+            for t, bonus in view.targets:
+                dist, direction, speed = self._supply_aim(board, legal.seat, area, cren, t.staging)
+                cost = 250.0 + 0.3 * dist + bonus
+                plans.append(_Plan(cost, "supply", None, (area, cren), direction, speed))
         return plans
 
+    def _supply_aim(
+        self, board: Board, seat: int, area: int, cren: Crenelation, goal: Point
+    ) -> tuple[float, float, float]:
+        """(distance mm, direction rad, speed mm/s) of a supply flick from a
+        launch spot at ``goal``: fixed per board, so kept per bot."""
+        key = (board.sha256, seat, area, cren, goal)
+        aim = self._aims.get(key)
+        if aim is None:
+            spot = board.launch_spot(seat, area, cren)
+            kind = LaunchKind.HIGH if cren is Crenelation.HIGH else LaunchKind.LOW
+            table = launch_table(board, spot.height_mm, kind)
+            dx, dy = goal[0] - spot.x, goal[1] - spot.y
+            dist = math.hypot(dx, dy)
+            want = min(dist, table.reach * 0.8)
+            aim = self._aims[key] = (dist, math.atan2(dy, dx), table.nearest(want)[0])
+        return aim
+
     def _plans(self, state: GameState, legal: Legal) -> list[_Plan]:
-        plans = self._supply_plans(state, legal)
+        view = _View.of(self, state)
+        plans = self._supply_plans(view, legal)
         for die in legal.board_dice:
-            plans.extend(self._board_plans(state, die, "board"))
+            plans.extend(self._board_plans(view, die, "board"))
         for die in legal.siege_dice:
-            plans.extend(self._board_plans(state, die, "siege"))
+            plans.extend(self._board_plans(view, die, "siege"))
         return plans
 
     # ----------------------------------------------------------- choices
@@ -257,6 +261,7 @@ class AimBot:
         plans = self._plans(state, legal)
         if not plans:
             return Decline()
+        engines: dict[int, Point] = {}  # where the siege engine goes, per die
         for plan in sorted(plans, key=lambda p: p.cost):
             v = self.hand.flick(plan.direction, plan.speed, rng)
             spin = float(rng.normal(0.0, 2.0))
@@ -267,10 +272,13 @@ class AimBot:
             if plan.action_kind == "board" and plan.die is not None:
                 return BoardFlick(plan.die, v, spin)
             if plan.die is not None:
-                try:  # the engine may have no room to launch that way
-                    from warlords_sim.rules.flicks import siege_start
+                from warlords_sim.rules.flicks import siege_engine_spot, siege_launch
 
-                    siege_start(state, plan.die, v)
+                engine = engines.get(plan.die)
+                if engine is None:
+                    engine = engines[plan.die] = siege_engine_spot(state, plan.die)
+                try:  # the engine may have no room to launch that way
+                    siege_launch(state, engine, v)
                 except IllegalActionError:
                     continue
                 return SiegeShot(plan.die, v, spin)

@@ -38,7 +38,7 @@ from warlords_sim.rules.game import (
     Pending,
     RoundRecord,
 )
-from warlords_sim.rules.legal import Legal, check, legal_actions
+from warlords_sim.rules.legal import Legal, check_start, legal_actions
 from warlords_sim.rules.physics_port import Physics, make_world
 from warlords_sim.rules.resolve import Placement, place_dice
 from warlords_sim.rules.rounds import end_round, new_game
@@ -122,7 +122,7 @@ def apply(state: GameState, action: Action) -> Outcome:
         IllegalActionError: a subclass naming why the action is not legal now
             (the state is then unchanged).
     """
-    check(state, action)
+    siege = check_start(state, action)
     player = state.active
     if isinstance(action, Decline):
         _end_turn(state)
@@ -137,7 +137,7 @@ def apply(state: GameState, action: Action) -> Outcome:
         _end_turn(state)
         return Outcome(action, player)
     assert isinstance(action, SupplyFlick | BoardFlick | SiegeShot)
-    result = run_flick(state, action)
+    result = run_flick(state, action, siege)
     return _settle(state, action, player, result)
 
 
@@ -206,8 +206,8 @@ def begin(state: GameState, action: Action) -> Outcome | Launch:
     """
     if not isinstance(action, SupplyFlick | BoardFlick | SiegeShot):
         return apply(state, action)
-    check(state, action)
-    flick, face = physics_flick(state, action)
+    siege = check_start(state, action)
+    flick, face = physics_flick(state, action, siege)
     return Launch(action, state.active, flick, face)
 
 

@@ -17,14 +17,16 @@ from warlords_sim.physics.types import Flick, FlickResult, LaunchKind
 from warlords_sim.rules.actions import BoardFlick, SiegeShot, SupplyFlick
 from warlords_sim.rules.errors import BadFlickError
 from warlords_sim.rules.game import GameState
+from warlords_sim.rules.places import free_spot_near
 
-__all__ = ["physics_flick", "run_flick", "siege_start"]
+__all__ = ["physics_flick", "run_flick", "siege_engine_spot", "siege_launch", "siege_start"]
 
 
 def siege_start(
     state: GameState, die: int, velocity: tuple[float, float]
 ) -> tuple[tuple[float, float], tuple[float, float]]:
-    """Where the siege engine goes for ``die`` and where the die starts on it.
+    """Where the siege engine goes for ``die`` and where the die starts on it
+    (:func:`siege_engine_spot`, then :func:`siege_launch`).
 
     Returns:
         (engine centre, die start), mm: the die starts just off the engine's
@@ -33,11 +35,32 @@ def siege_start(
     Raises:
         BadFlickError: that start is off the board.
     """
-    b = state.board
+    return siege_launch(state, siege_engine_spot(state, die), velocity)
+
+
+def siege_engine_spot(state: GameState, die: int) -> tuple[float, float]:
+    """Where the siege engine goes for ``die`` (mm): the free place nearest
+    the die's resting place (``Physics.free_spot_near``, the die itself not
+    counting; memoized per state by :mod:`warlords_sim.rules.places`). It
+    does not depend on the flick, so a caller trying several velocities for
+    one die computes it once."""
     pose = state.dice[die].pose
     assert pose is not None
+    return free_spot_near(state, pose.x, pose.y, state.board.siege_engine.width_mm, die)
+
+
+def siege_launch(
+    state: GameState, engine: tuple[float, float], velocity: tuple[float, float]
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """(engine centre, die start) of a siege shot at ``velocity`` (mm/s) from
+    the engine at ``engine`` (mm, from :func:`siege_engine_spot`).
+
+    Raises:
+        BadFlickError: the start is off the board.
+    """
+    b = state.board
+    ex, ey = engine
     width = b.siege_engine.width_mm
-    ex, ey = state.physics.free_spot_near(pose.x, pose.y, width, exclude_die=die)
     speed = math.hypot(*velocity)
     ux, uy = velocity[0] / speed, velocity[1] / speed
     reach = width / 2.0 + b.die.size_mm / 2.0 + LEDGE_GAP_MM
@@ -51,13 +74,18 @@ def siege_start(
 
 
 def physics_flick(
-    state: GameState, action: SupplyFlick | BoardFlick | SiegeShot
+    state: GameState,
+    action: SupplyFlick | BoardFlick | SiegeShot,
+    siege: tuple[tuple[float, float], tuple[float, float]] | None = None,
 ) -> tuple[Flick, int | None]:
     """The physics flick of the (already checked) action and the face up at
     launch (a supply die's ``face``, else None).
 
     A siege shot places the siege engine in the physics; the caller removes
-    it once the flick has settled (:func:`run_flick` does).
+    it once the flick has settled (:func:`run_flick` does). ``siege``: the
+    shot's (engine centre, die start) if already known (what
+    :func:`~warlords_sim.rules.legal.check_start` returned for this state and
+    action); else it is computed (:func:`siege_start`).
     """
     b = state.board
     if isinstance(action, SupplyFlick):
@@ -79,7 +107,7 @@ def physics_flick(
             action.die, action.velocity, action.spin, LaunchKind.TABLE, strike_mm=action.strike_mm
         )
         return flick, None
-    engine, start = siege_start(state, action.die, action.velocity)
+    engine, start = siege if siege is not None else siege_start(state, action.die, action.velocity)
     state.physics.place_siege_engine(*engine)
     flick = Flick(
         action.die,
@@ -93,10 +121,15 @@ def physics_flick(
     return flick, None
 
 
-def run_flick(state: GameState, action: SupplyFlick | BoardFlick | SiegeShot) -> FlickResult:
-    """Simulate the (already checked) flick; returns the settled result."""
+def run_flick(
+    state: GameState,
+    action: SupplyFlick | BoardFlick | SiegeShot,
+    siege: tuple[tuple[float, float], tuple[float, float]] | None = None,
+) -> FlickResult:
+    """Simulate the (already checked) flick; returns the settled result
+    (``siege`` as for :func:`physics_flick`)."""
     phys = state.physics
-    flick, face = physics_flick(state, action)
+    flick, face = physics_flick(state, action, siege)
     try:
         return phys.flick(flick, face=face)
     finally:

@@ -26,12 +26,15 @@ from warlords_sim.rules.actions import (
     SupplyFlick,
 )
 from warlords_sim.rules.game import GameState, Location, Pending, PendingKind
+from warlords_sim.rules.places import free_spot_near
 
 __all__ = [
     "MAX_FLICK_SPEED",
     "Legal",
+    "SiegeStart",
     "check",
     "check_spy_spot",
+    "check_start",
     "doubles",
     "is_legal",
     "legal_actions",
@@ -232,7 +235,7 @@ def check_spy_spot(state: GameState, die: int, x: float, y: float) -> None:
         raise err.SpyPlacementError(
             "a Spy may not be moved into a castle (house rule spy_into_castle = false)"
         )
-    fx, fy = state.physics.free_spot_near(x, y, b.die.size_mm, exclude_die=die)
+    fx, fy = free_spot_near(state, x, y, b.die.size_mm, exclude_die=die)
     if (fx, fy) != (x, y):
         raise err.SpyPlacementError(f"({x:g}, {y:g}) mm is on top of a wall, pin or die")
 
@@ -248,6 +251,20 @@ def is_legal(state: GameState, action: Action) -> bool:
 
 def check(state: GameState, action: Action) -> None:
     """Raise the specific :class:`IllegalActionError` if ``action`` is not legal now."""
+    check_start(state, action)
+
+
+SiegeStart = tuple[tuple[float, float], tuple[float, float]]
+
+
+def check_start(state: GameState, action: Action) -> SiegeStart | None:
+    """:func:`check`; for a legal siege shot also return the (engine centre,
+    die start) it computed on the way (:func:`~warlords_sim.rules.flicks.siege_start`),
+    so that the caller need not search for the engine's place again; else None.
+
+    Raises:
+        IllegalActionError: as :func:`check`.
+    """
     legal = legal_actions(state)
     pend = legal.pending
     kind = pend.kind if pend is not None else None
@@ -256,7 +273,7 @@ def check(state: GameState, action: Action) -> None:
             raise err.CannotDeclineError(
                 "nothing to decline: a turn's flick is not optional while you have dice in play"
             )
-        return
+        return None
     if isinstance(action, SupplyFlick | BoardFlick | SiegeShot):
         if kind not in (None, PendingKind.SCOUT, PendingKind.GENERAL):
             raise err.WrongPhaseError(
@@ -285,7 +302,7 @@ def check(state: GameState, action: Action) -> None:
             raise err.BadLaunchError(f"a die's face is 1..6, got {action.face}")
         if not state.supply(state.active):
             raise err.EmptySupplyError(f"player {state.active} has no die left in the supply")
-        return
+        return None
     if isinstance(action, BoardFlick | SiegeShot):
         _check_own_die(state, action.die)
         if pend is not None and kind is PendingKind.SCOUT and action.die != pend.die:
@@ -303,21 +320,21 @@ def check(state: GameState, action: Action) -> None:
                 )
             from warlords_sim.rules.flicks import siege_start
 
-            siege_start(state, action.die, action.velocity)
-        return
+            return siege_start(state, action.die, action.velocity)
+        return None
     if isinstance(action, SpyMove):
         if kind is not PendingKind.SPY or pend is None:
             raise err.WrongPhaseError("no Spy (a die showing 3) is pending")
         if action.die != pend.die:
             raise err.WrongDieError(f"the Spy is die {pend.die}, not die {action.die}")
         check_spy_spot(state, action.die, action.x, action.y)
-        return
+        return None
     if isinstance(action, SapperPull):
         if kind is not PendingKind.SAPPER:
             raise err.WrongPhaseError("no Sapper (a die showing 4) is pending")
         if action.hole not in legal.pins:
             raise err.PinError(f"hole {action.hole} holds no pin to pull")
-        return
+        return None
     if isinstance(action, RingPinMove):
         if kind is not PendingKind.RING:
             raise err.WrongPhaseError("no die landed entirely within the center ring this flick")
@@ -328,5 +345,5 @@ def check(state: GameState, action: Action) -> None:
                 f"hole {action.to_hole} is not an open hole (it holds a pin, is under a die, "
                 f"or does not exist); dice may not be moved to place a pin"
             )
-        return
+        return None
     raise err.IllegalActionError(f"not an action: {action!r}")
