@@ -240,6 +240,7 @@ class World:
         self._sqrt_mu_die = math.sqrt(die.die_friction)
         self._build_static()
         self._callback_error: BaseException | None = None
+        self._hand_moved = True  # a body moved since pymunk last looked for contacts
         self.space.on_collision(
             _DIE_TYPE, None, begin=self._on_begin_guarded, separate=self._on_separate_guarded
         )
@@ -499,6 +500,7 @@ class World:
         body = pymunk.Body(spec.mass_g, moment)
         body.position = (x, y)
         body.angle = angle
+        self._hand_moved = True
         h = a / 2.0
         shape = pymunk.Poly(body, [(-h, -h), (h, -h), (h, h), (-h, h)])
         shape.elasticity = self._sqrt_e_die
@@ -565,7 +567,7 @@ class World:
         d.cocked = False
         d.lean = None
         self._set_grounded(d, 0.0)
-        self.space.reindex_shapes_for_body(d.body)
+        self._reindex(d.body)
         self._poses.pop(die, None)
 
     def pose(self, die: int) -> DiePose:
@@ -807,6 +809,7 @@ class World:
             KeyboardInterrupt, say), after the step, instead of losing it.
         """
         self.space.step(TIMESTEP)
+        self._hand_moved = False
         if self._callback_error is not None:
             error, self._callback_error = self._callback_error, None
             raise error
@@ -884,7 +887,8 @@ class World:
             self._active.discard(d.id)
             # pymunk pushes overlapping shapes apart only a few per cent a
             # step (its collision bias): finish the job now it has stopped
-            self._clear_overlap(d)
+            if self._may_overlap(d):
+                self._clear_overlap(d)
             d.cocked = self._decide_cocked(d)
             x, y = d.body.position
             if d.id in self._moved:
@@ -969,7 +973,7 @@ class World:
         self._set_grounded(d, floor)
         d.cocked = False
         d.lean = None
-        self.space.reindex_shapes_for_body(d.body)
+        self._reindex(d.body)
         # the footprint turned to the flat yaw (up to 45 degrees): it may
         # now reach into a wall, pin or die beside it, which stops it there
         self._clear_overlap(d)
@@ -1128,7 +1132,7 @@ class World:
         # a quarter turn: it lands on the next face, flat
         r1 = tumble.quarter_turn(ro.r0, ro.ux, ro.uy)
         d.body.position = (ro.px + ro.ux * a / 2.0, ro.py + ro.uy * a / 2.0)
-        self.space.reindex_shapes_for_body(d.body)
+        self._reindex(d.body)
         w = ro.omega0 / 4.0  # it meets the table as fast as it left it flat
         self._events.append(
             Event(
@@ -1263,10 +1267,28 @@ class World:
         hits = self.space.segment_query((x0, y0), (x1, y1), 0.0, probe)
         return any(h.shape is not None and h.shape is not d.shape for h in hits)
 
+    def _reindex(self, body: pymunk.Body) -> None:
+        """pymunk learns of a body moved by hand (not by its own step): its
+        contacts are now out of date until the next step."""
+        self._hand_moved = True
+        self.space.reindex_shapes_for_body(body)
+
+    def _may_overlap(self, d: _Die) -> bool:
+        """Could die ``d`` overlap anything? Not if pymunk found no contact
+        for it in the step just taken and nothing was moved by hand since:
+        its collision detection ran at these very places, with the same
+        filters as :meth:`_deepest_overlap`'s query (a cheap exact test that
+        spares that query for a die at rest touching nothing)."""
+        if self._hand_moved:
+            return True
+        touching: list[object] = []
+        d.body.each_arbiter(touching.append)
+        return bool(touching)
+
     def _put(self, d: _Die, x: float, y: float, angle: float) -> None:
         d.body.position = (x, y)
         d.body.angle = angle
-        self.space.reindex_shapes_for_body(d.body)
+        self._reindex(d.body)
 
     def _push_out(self, d: _Die) -> bool:
         """Push die ``d`` straight out of its deepest overlap, up to
@@ -1278,7 +1300,7 @@ class World:
             x, y = d.body.position
             push = depth + CLEARANCE
             d.body.position = (x - nx * push, y - ny * push)
-            self.space.reindex_shapes_for_body(d.body)
+            self._reindex(d.body)
         return self._deepest_overlap(d)[0] <= 0.0
 
     def _decide_cocked(self, d: _Die) -> bool:
@@ -1329,10 +1351,10 @@ class World:
     def _blocked(self, d: _Die, x: float, y: float) -> bool:
         old = d.body.position
         d.body.position = (x, y)
-        self.space.reindex_shapes_for_body(d.body)
+        self._reindex(d.body)
         hits = self.space.shape_query(d.shape)
         d.body.position = old
-        self.space.reindex_shapes_for_body(d.body)
+        self._reindex(d.body)
         return any(h.shape is not None and h.shape is not d.shape for h in hits)
 
     # ---------------------------------------------------------------- flicks
@@ -1441,7 +1463,7 @@ class World:
             )
             d.body.position = (x + off.dx, y + off.dy)
             d.body.velocity = (off.vx, off.vy)
-            self.space.reindex_shapes_for_body(d.body)
+            self._reindex(d.body)
             # it starts above everything lower than its launch height, so that
             # coming down over a taller obstacle lands it on top
             self._set_mask(d, self._bands.mask_above(flick.height_mm))
