@@ -44,6 +44,7 @@ __all__ = [
     "ContactDamping",
     "calibrate_board",
     "damping_ratio",
+    "die_spec",
     "drop_rebound",
 ]
 
@@ -97,6 +98,25 @@ class ContactDamping:
     timestep: float
 
 
+def die_spec(
+    sides: tuple[float, float, float], radius: float, timestep: float, gravity: float
+) -> mujoco.MjSpec:
+    """A MuJoCo model spec with the reference's options (``timestep`` s,
+    gravity mm/s^2 down, elliptic friction cones) and the die's mesh, named
+    ``"die"``: a box of ``sides`` mm rounded to ``radius`` mm
+    (:func:`~warlords_sim.reference.shapes.rounded_box_vertices`, which
+    raises ValueError for bad sizes). The calibration drops and the cuboid
+    tosses build their scenes on it."""
+    spec = mujoco.MjSpec()
+    spec.option.timestep = timestep
+    spec.option.gravity = [0.0, 0.0, -gravity * _MM]
+    spec.option.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
+    mesh = spec.add_mesh()
+    mesh.name = "die"
+    mesh.uservert = (rounded_box_vertices(sides, radius) * _MM).ravel().tolist()
+    return spec
+
+
 def _drop_model(
     kind: str,
     sides: tuple[float, float, float],
@@ -108,13 +128,7 @@ def _drop_model(
 ) -> tuple[mujoco.MjModel, int]:
     """A die above a fixed target of ``kind`` whose top is at z = 0; returns
     the model and the target geom's id."""
-    spec = mujoco.MjSpec()
-    spec.option.timestep = timestep
-    spec.option.gravity = [0.0, 0.0, -gravity * _MM]
-    spec.option.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
-    mesh = spec.add_mesh()
-    mesh.name = "die"
-    mesh.uservert = (rounded_box_vertices(sides, radius) * _MM).ravel().tolist()
+    spec = die_spec(sides, radius, timestep, gravity)
     wb = spec.worldbody
     if kind == "table":
         target = wb.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[1.0, 1.0, 0.01])

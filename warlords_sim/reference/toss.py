@@ -25,8 +25,7 @@ import mujoco
 import numpy as np
 
 from warlords_sim.physics.orientation import face_up
-from warlords_sim.reference.calibrate import SOLIMP, TIME_CONSTANT, damping_ratio
-from warlords_sim.reference.shapes import rounded_box_vertices
+from warlords_sim.reference.calibrate import SOLIMP, TIME_CONSTANT, damping_ratio, die_spec
 
 __all__ = ["TossSetup", "toss"]
 
@@ -61,13 +60,7 @@ class TossSetup:
         gravity: float = 9810.0,
     ) -> None:
         dr = damping_ratio("table", restitution, timestep, sides, radius, mass_g, 3.0, gravity)
-        spec = mujoco.MjSpec()
-        spec.option.timestep = timestep
-        spec.option.gravity = [0.0, 0.0, -gravity * _MM]
-        spec.option.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
-        mesh = spec.add_mesh()
-        mesh.name = "die"
-        mesh.uservert = (rounded_box_vertices(sides, radius) * _MM).ravel().tolist()
+        spec = die_spec(sides, radius, timestep, gravity)
         plane = spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[1.0, 1.0, 0.01])
         plane.priority = 1
         plane.friction = [friction, 0.0, 0.0]
