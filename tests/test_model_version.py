@@ -28,6 +28,7 @@ FINGERPRINTS = {
     "2.5d-3": "8358d510ba0c817b0a727cf31fdcbc40fed552222e486cdf39e98629452ff3e9",
     "2.5d-4": "b54a7ba227aa82a5f64788eb4dba31f4c97baa45818cf195379da810ec7366a3",
     "2.5d-5": "b54a7ba227aa82a5f64788eb4dba31f4c97baa45818cf195379da810ec7366a3",
+    "2.5d-6": "b54a7ba227aa82a5f64788eb4dba31f4c97baa45818cf195379da810ec7366a3",
 }
 
 
@@ -60,6 +61,7 @@ def fingerprint() -> str:
 #: edges (rolls are motion from 2.5d-5 on; the flicks above roll nothing)
 ROLL_FINGERPRINTS = {
     "2.5d-5": "ba16e85935ae35a63a1ec3af69e08b8d440877acbfd0c44329f80a6db28ce1f1",
+    "2.5d-6": "ba16e85935ae35a63a1ec3af69e08b8d440877acbfd0c44329f80a6db28ce1f1",
 }
 
 
@@ -96,6 +98,37 @@ def test_the_model_version_changes_with_the_models_results() -> None:
     )
 
 
+#: model version -> digest after a die strikes a row of three dice against a
+#: wall end-on (dice at rest pressed together: relaxed jointly from 2.5d-6 on)
+ROW_FINGERPRINTS = {
+    "2.5d-5": "25b8b323c44bf70ec05d3c0201e4b07a4f65c0b6eee3fe3a18e71e230d34bbe8",
+    "2.5d-6": "7d61a912d786e98a62a351b685f8a33b711b30ffb413d2e8b28f52f4adffab55",
+}
+
+
+def row_fingerprint() -> str:
+    board = load_board("standard")
+    world = World(board)
+    for k, x in enumerate((-91.95, -75.9, -59.85)):  # against courtyard 0's side wall
+        world.add_die(k + 1, x, -266.0)
+    world.add_die(0, 40.0, -266.0)
+    world.flick(Flick(0, (-1600.0, 0.0)))
+    return world.digest()
+
+
+def test_the_model_version_changes_with_dice_pressed_together() -> None:
+    got = row_fingerprint()
+    assert MODEL_VERSION in ROW_FINGERPRINTS, (
+        f"MODEL_VERSION {MODEL_VERSION} has no row fingerprint: add {MODEL_VERSION!r}: {got!r}"
+    )
+    assert got == ROW_FINGERPRINTS[MODEL_VERSION], (
+        f"the 2.5D model's resting contacts changed but MODEL_VERSION is still {MODEL_VERSION}: "
+        "bump it"
+    )
+
+
 def test_each_model_version_has_its_own_fingerprint() -> None:
-    both = {(v, ROLL_FINGERPRINTS.get(k)) for k, v in FINGERPRINTS.items()}
-    assert len(both) == len(FINGERPRINTS)
+    every = {
+        (v, ROLL_FINGERPRINTS.get(k), ROW_FINGERPRINTS.get(k)) for k, v in FINGERPRINTS.items()
+    }
+    assert len(every) == len(FINGERPRINTS)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from rules_helpers import BOARD, MOAT, OPEN, OPEN2, RING, game, land, phys, place, supply_flick
 
@@ -102,6 +104,26 @@ def test_spy_may_not_land_on_a_die() -> None:
     supply_flick(g, land(*OPEN, 3))
     with pytest.raises(err.SpyPlacementError, match="wall, pin or die"):
         g.apply(SpyMove(0, 45.0, 150.0))
+
+
+def test_a_turned_spy_may_not_land_with_a_corner_on_a_die() -> None:
+    """Saved case (bot games on model 2.5d-5): the Spy's spot was checked for
+    a square of the die's size set square to the board, while the Spy is set
+    down keeping its turn; a Spy turned 45 degrees put beside a die passed the
+    check and came to rest up to 1.55 mm inside it (17 of 40 four-player
+    games). The check now uses the Spy's own footprint at its own turn."""
+    g = game(2)
+    place(g, 6, 40.0, 150.0, 2)
+    supply_flick(g, land(*OPEN, 3))
+    phys(g).move_die(0, *OPEN, angle=math.pi / 4.0)  # the Spy lies turned 45 degrees
+    g.state.dice[0].pose = phys(g).pose(0)
+    # 17 mm from the die's centre: clear for a square set straight, not turned
+    with pytest.raises(err.SpyPlacementError, match="a die"):
+        g.apply(SpyMove(0, 57.0, 150.0))
+    g.apply(SpyMove(0, 60.0, 150.0))  # 20 mm: a turned die's corner reaches 11.3 + 8
+    pose = phys(g).pose(0)
+    assert (pose.x, pose.y) == (60.0, 150.0)
+    assert pose.angle == pytest.approx(math.pi / 4.0)
 
 
 def test_sapper_pulls_any_pin() -> None:

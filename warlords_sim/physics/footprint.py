@@ -23,6 +23,7 @@ __all__ = [
     "Polygon",
     "die_footprint",
     "polygon_circle_overlap",
+    "polygons_depth",
     "polygons_overlap",
     "rect_polygon",
     "square",
@@ -67,15 +68,25 @@ def _project(poly: Sequence[Point], axis: Point) -> tuple[float, float]:
     return min(values), max(values)
 
 
-def polygons_overlap(a: Sequence[Point], b: Sequence[Point]) -> bool:
-    """True if convex polygons ``a`` and ``b`` overlap with positive area
-    (separating-axis test; touching edges do not count)."""
+def polygons_depth(a: Sequence[Point], b: Sequence[Point]) -> float:
+    """How deep (mm) convex polygons ``a`` and ``b`` overlap: the least
+    overlap of their projections on the edge normals of both (separating-axis
+    test); 0.0 if they are apart or only touch."""
+    depth = math.inf
     for axis in _axes(a) + _axes(b):
         a0, a1 = _project(a, axis)
         b0, b1 = _project(b, axis)
-        if a1 <= b0 or b1 <= a0:
-            return False
-    return True
+        overlap = min(a1, b1) - max(a0, b0)
+        if overlap <= 0.0:
+            return 0.0
+        depth = min(depth, overlap)
+    return depth
+
+
+def polygons_overlap(a: Sequence[Point], b: Sequence[Point]) -> bool:
+    """True if convex polygons ``a`` and ``b`` overlap with positive area
+    (separating-axis test; touching edges do not count)."""
+    return polygons_depth(a, b) > 0.0
 
 
 def polygon_circle_overlap(poly: Sequence[Point], cx: float, cy: float, r: float) -> bool:

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 
 from warlords_sim.board import Crenelation
+from warlords_sim.physics.footprint import Polygon, square, what_overlaps
 from warlords_sim.physics.regions import classify, footprint, overlaps_moat
 from warlords_sim.physics.types import RegionKind
 from warlords_sim.rules import errors as err
@@ -26,7 +27,6 @@ from warlords_sim.rules.actions import (
     SupplyFlick,
 )
 from warlords_sim.rules.game import GameState, Location, Pending, PendingKind
-from warlords_sim.rules.places import free_spot_near
 
 __all__ = [
     "MAX_FLICK_SPEED",
@@ -235,9 +235,35 @@ def check_spy_spot(state: GameState, die: int, x: float, y: float) -> None:
         raise err.SpyPlacementError(
             "a Spy may not be moved into a castle (house rule spy_into_castle = false)"
         )
-    fx, fy = free_spot_near(state, x, y, b.die.size_mm, exclude_die=die)
-    if (fx, fy) != (x, y):
-        raise err.SpyPlacementError(f"({x:g}, {y:g}) mm is on top of a wall, pin or die")
+    phys = state.physics
+    size = b.die.size_mm
+    others: dict[int, Polygon] = {}
+    for i in phys.dice:
+        p = phys.pose(i)
+        if i != die and p.elevation_mm < size:  # a die standing on a wall top is above it
+            others[i] = square(p.x, p.y, p.angle, size)
+    blocker = what_overlaps(
+        square(x, y, angle, size),  # the Spy keeps its turn (Physics.move_die)
+        b,
+        state.config.castle_seats(),
+        state.side_walls,
+        phys.pins,
+        None,  # the siege engine stands only during its shot (rules.flicks.run_flick)
+        others,
+    )
+    if blocker is not None:
+        raise err.SpyPlacementError(
+            f"({x:g}, {y:g}) mm is on top of a wall, pin or die ({_spot_name(blocker)})"
+        )
+
+
+def _spot_name(blocker: str) -> str:
+    """A blocker named for players: no die or hole numbers."""
+    if blocker.startswith("die "):
+        return "a die"
+    if blocker.startswith("the pin"):
+        return "a pin"
+    return blocker
 
 
 def is_legal(state: GameState, action: Action) -> bool:
