@@ -19,6 +19,7 @@ The rulebook gives no measurements; ``boards/standard.toml`` documents ours.
 from __future__ import annotations
 
 import hashlib
+import importlib.resources
 import math
 import tomllib
 from collections.abc import Iterable
@@ -53,8 +54,25 @@ __all__ = [
     "rotate_to_seat",
 ]
 
-#: Folder of the board files shipped with the project (``boards/`` beside the package).
-BOARDS_DIR = Path(__file__).resolve().parent.parent / "boards"
+
+def _shipped_boards_dir() -> Path:
+    """The folder of the shipped board files, found with :mod:`importlib.resources`.
+
+    An installed wheel holds them as package data, ``warlords_sim/boards/``
+    (pyproject.toml maps the repository's top-level ``boards/`` there). A source
+    checkout (an editable install, or ``PYTHONPATH``) has no such folder in the
+    package; there they are the checkout's ``boards/``, beside the package.
+    """
+    package = importlib.resources.files("warlords_sim")
+    packaged = package / "boards"
+    if not packaged.is_dir() and isinstance(package, Path):
+        return package.parent / "boards"
+    return Path(str(packaged))
+
+
+#: Folder of the board files shipped with the project: ``warlords_sim/boards/``
+#: of an installed wheel, else ``boards/`` at the top of a source checkout.
+BOARDS_DIR = _shipped_boards_dir()
 
 Point = tuple[float, float]
 
