@@ -342,8 +342,10 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         dice = [(v.x, v.y, v.angle) for v in c.dice() if v.die != flicked]
         b = c.config.board
         hit = aim_guide(b, c.config.castle_seats(), side, c.world.pins, dice, start, aim)
-        self.overlay.dashed(start[0], start[1], hit.x, hit.y, (255, 255, 255, 210), 1.2)
-        self.overlay.ring(hit.x, hit.y, b.die.size_mm / 2.0, (255, 255, 255, 230), 1.2)
+        ink = (45, 35, 25, 210)
+        self.overlay.dashed(start[0], start[1], hit.x, hit.y, ink, 1.4)
+        self.overlay.square(hit.x, hit.y, b.die.size_mm, 0.0, (255, 255, 255, 90))
+        self.overlay.ring(hit.x, hit.y, b.die.size_mm / 2.0, ink, 1.4)
 
     # ------------------------------------------------------------ input
 
