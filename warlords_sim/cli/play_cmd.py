@@ -20,9 +20,11 @@ _HELP = """Play Warlords in a window: 2 to 4 players, hot-seat humans and bots.
 Flick: press on one of your dice (or a launch spot of your castle: the
 filled dot is the high crenelation, the hollow one the low), drag back like
 a slingshot and release. The arrow shows direction and power (capped at
-2000 mm/s). Esc, or releasing outside the window, cancels. Keys: 1-3 front
-area, H/L crenelation, Q/E or the wheel spin, S siege engine (with doubles),
-D decline an ability, F fast-forward, Space continue after a round.
+2000 mm/s); the dashed aim guide runs to the first wall, pin, die or edge
+in the way (G or --no-guide: off). The drag goes on outside the window and a
+release there flicks; Esc or the right button cancels. Keys: 1-3 front area,
+H/L crenelation, Q/E or the wheel spin, S siege engine (with doubles), D D
+decline an ability (Esc keeps it), F fast-forward, Space continue after a round.
 
 \b
 Players are numbered 0.. in turn order; P0 sits at the bottom. --bots lists
@@ -105,6 +107,12 @@ def parse_bots(text: str, players: int) -> list[int]:
     "appending to it; the players, bots, rules and seed are the file's.",
 )
 @click.option(
+    "--guide/--no-guide",
+    default=True,
+    show_default=True,
+    help="Start with the aim guide on or off (G toggles it in the window).",
+)
+@click.option(
     "--screenshot",
     type=click.Path(dir_okay=False),
     default=None,
@@ -123,6 +131,7 @@ def play(
     record: str | None,
     resume_file: str | None,
     screenshot: str | None,
+    guide: bool,
 ) -> None:
     from warlords_sim.board import BoardError
     from warlords_sim.bots import make_bot
@@ -132,12 +141,12 @@ def play(
         given = [
             "--" + name.replace("_text", "").replace("_file", "").replace("_", "-")
             for name in ctx.params
-            if name != "resume_file"
+            if name not in ("resume_file", "guide")  # the window's own options
             and ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
         ]
         if given:
             fail(f"--resume takes the game from FILE: drop {', '.join(given)}")
-        _resume(resume_file)
+        _resume(resume_file, guide)
         return
     try:
         config = load_game_config(board, rules_file, variant, players)
@@ -173,7 +182,7 @@ def play(
     click.echo(line)
     controller = GameController(config, policies, seed=seed, recorder=recorder)
     try:
-        run(controller)
+        run(controller, guide=guide)
     except Exception as e:
         # pyglet's "no display" and "no GL config" errors live in
         # platform modules: recognise them by name
@@ -182,7 +191,7 @@ def play(
         raise
 
 
-def _resume(path: str) -> None:
+def _resume(path: str, guide: bool = True) -> None:
     """``play --resume FILE``: continue a crashed game in the window."""
     from warlords_sim.replay import ReplayError, check_model, load_replay
 
@@ -208,4 +217,4 @@ def _resume(path: str) -> None:
     except (ReplayError, OSError) as e:
         fail(e)
     click.echo(line)
-    app.run(controller)
+    app.run(controller, guide=guide)

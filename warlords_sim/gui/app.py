@@ -22,6 +22,7 @@ from pyglet.math import Mat4, Vec3
 from pyglet.window import key, mouse
 
 from warlords_sim.gui.controller import GameController, Phase
+from warlords_sim.gui.guide import aim_guide
 from warlords_sim.gui.hud import PANEL_WIDTH, Hud
 from warlords_sim.gui.input import GAIN, PROMPTS, Input
 from warlords_sim.gui.render import BoardLayer, DiceLayer, Overlay, seat_rgb
@@ -161,6 +162,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         exactly what a redraw would give)."""
         c = self.c
         s = c.state
+        self.input.sync()
         if s.round != self._labels_round:
             self._layout(self.width, self.height)
         engine = c.world.siege_engine if c.phase is Phase.FLICKING else None
@@ -242,6 +244,9 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         if d is None:
             return None
         px, py = self.to_px(*d.pointer)
+        # the pointer may be outside the window while dragging: keep the label in
+        px = min(max(px, 0.0), self.width - PANEL_WIDTH - 150.0)
+        py = min(max(py, 20.0), self.height - 10.0)
         capped = " (max)" if d.pull_mm * GAIN >= MAX_FLICK_SPEED else ""
         return px, py, f"{d.speed:.0f} mm/s{capped}"
 
@@ -265,6 +270,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
             i.ring_from,
             pointer,
             i.spy_ok,
+            i.guide,
         )
         ov = self.overlay
         if not ov.rebuild(key_):
@@ -317,16 +323,31 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
                     reach = b.siege_engine.width_mm / 2 + size / 2 + 0.5
                     ox, oy = ex + vx / sp * reach, ey + vy / sp * reach
                     ov.square(ox, oy, size, 0.0, (*colour, 170))
+            if i.guide and math.hypot(vx, vy) > 0:
+                self._draw_guide((ox, oy), (vx, vy), d.die)
             frac = min(math.hypot(vx, vy) / MAX_FLICK_SPEED, 1.0)
             col = (int(60 + 190 * frac), int(170 - 130 * frac), 40, 235)
             ov.arrow(ox, oy, ox + vx / GAIN, oy + vy / GAIN, col, 2.5)
             ov.arrow(d.pointer[0], d.pointer[1], d.press[0], d.press[1], (80, 80, 80, 90), 1.0)
         return True
 
-    # ------------------------------------------------------------ input
+    def _draw_guide(
+        self, start: tuple[float, float], aim: tuple[float, float], flicked: int | None
+    ) -> None:
+        """The aim guide (see :mod:`.guide`): a dashed line from the die
+        along the aim to where it first touches something, and a ghost of
+        the die there."""
+        c = self.c
+        side = c.round_record.side_walls if c.round_record is not None else c.state.side_walls
+        dice = [(v.x, v.y, v.angle) for v in c.dice() if v.die != flicked]
+        b = c.config.board
+        hit = aim_guide(b, c.config.castle_seats(), side, c.world.pins, dice, start, aim)
+        ink = (45, 35, 25, 210)
+        self.overlay.dashed(start[0], start[1], hit.x, hit.y, ink, 1.4)
+        self.overlay.square(hit.x, hit.y, b.die.size_mm, 0.0, (255, 255, 255, 90))
+        self.overlay.ring(hit.x, hit.y, b.die.size_mm / 2.0, ink, 1.4)
 
-    def _inside(self, x: float, y: float) -> bool:
-        return bool(0 <= x < self.width and 0 <= y < self.height)
+    # ------------------------------------------------------------ input
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
         if button == mouse.LEFT:
@@ -339,7 +360,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
 
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
         if button == mouse.LEFT:
-            self.input.release(*self.to_mm(x, y), inside=self._inside(x, y))
+            self.input.release(*self.to_mm(x, y))  # inside the window or not
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
         self.input.move(*self.to_mm(x, y))
@@ -379,9 +400,13 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         return out
 
 
-def run(controller: GameController, *, width: int = 1200, height: int = 830) -> None:
-    """Open the window and play until it is closed."""
+def run(
+    controller: GameController, *, width: int = 1200, height: int = 830, guide: bool = True
+) -> None:
+    """Open the window and play until it is closed; ``guide`` False starts
+    with the aim guide off (G turns it on)."""
     window = PlayWindow(controller, width, height)
+    window.input.guide = guide
     window.start()
     pyglet.app.run(None)
 

@@ -3,7 +3,11 @@
 Positions are board millimetres (the window converts pixels). A flick is a
 slingshot: press on a die (or a launch spot of your castle), drag back and
 release; the velocity is ``(press point - pointer) * GAIN``, capped at the
-maximum flick speed. Escape, or releasing outside the window, cancels.
+maximum flick speed. The drag goes on outside the window (the window
+system keeps sending the pointer while the button is held) and a release
+there flicks; Escape or the right button cancels. Spin and strike are set
+only on a human's turn and go back to zero when the turn passes. ``D``
+declines a pending ability only when pressed twice (Esc keeps it).
 Every refusal leaves the rules' reason in ``controller.message``.
 """
 
@@ -27,9 +31,18 @@ from warlords_sim.rules.actions import (
 )
 from warlords_sim.rules.errors import IllegalActionError
 from warlords_sim.rules.game import PendingKind
-from warlords_sim.rules.legal import check, check_spy_spot
+from warlords_sim.rules.legal import Legal, check, check_spy_spot
 
-__all__ = ["GAIN", "MIN_DRAG_MM", "SPIN_STEP", "STRIKE_STEP", "Drag", "Input", "PROMPTS"]
+__all__ = [
+    "ABILITY_NAMES",
+    "GAIN",
+    "MIN_DRAG_MM",
+    "SPIN_STEP",
+    "STRIKE_STEP",
+    "Drag",
+    "Input",
+    "PROMPTS",
+]
 
 #: Flick speed per mm of drag (1/s): the maximum speed is a 200 mm pull.
 GAIN = 10.0
@@ -44,11 +57,20 @@ MAX_SPIN = 60.0
 STRIKE_STEP = 2.0
 
 PROMPTS = {
-    PendingKind.SCOUT: "Scout: flick the same die again (drag it), or D to decline",
-    PendingKind.GENERAL: "General: flick a second die (not the 6), or D to decline",
-    PendingKind.SPY: "Spy: click where to move the 3 (green: allowed), or D to decline",
-    PendingKind.SAPPER: "Sapper: click a pin to pull it, or D to decline",
-    PendingKind.RING: "Center ring: click a ring pin, then an open hole; or D to decline",
+    PendingKind.SCOUT: "Scout: flick the same die again (drag it), or D D to decline",
+    PendingKind.GENERAL: "General: flick a second die (not the 6), or D D to decline",
+    PendingKind.SPY: "Spy: click where to move the 3 (green: allowed), or D D to decline",
+    PendingKind.SAPPER: "Sapper: click a pin to pull it, or D D to decline",
+    PendingKind.RING: "Center ring: click a ring pin, then an open hole; or D D to decline",
+}
+
+#: The abilities as the rulebook names them (the decline confirmation).
+ABILITY_NAMES = {
+    PendingKind.SCOUT: "Scout",
+    PendingKind.GENERAL: "General",
+    PendingKind.SPY: "Spy",
+    PendingKind.SAPPER: "Sapper",
+    PendingKind.RING: "center ring move",
 }
 
 
@@ -94,6 +116,27 @@ class Input:
         self.ring_from: int | None = None
         self.pointer: tuple[float, float] | None = None
         self.spy_ok = False
+        #: Draw the aim guide while dragging (G toggles it; ``play --no-guide``).
+        self.guide = True
+        #: D was pressed once: a second D declines the pending ability.
+        self.declining = False
+        self._turn: int | None = None  # the human player whose turn the settings belong to
+
+    def sync(self) -> None:
+        """Forget the spin, strike, siege mode, a drag and an unconfirmed
+        decline when the turn passes (to a bot, to the dice moving, or to
+        another human in hot-seat): what one player set never carries into
+        another's flick. Called before every input and every frame."""
+        c = self.c
+        who = c.state.active if c.is_human_turn() else None
+        if who != self._turn:
+            self._turn = who
+            self.spin = 0.0
+            self.strike = 0.0
+            self.siege = False
+            self.drag = None
+            self.ring_from = None
+            self.declining = False
 
     # ------------------------------------------------------------ helpers
 
@@ -106,14 +149,20 @@ class Input:
             return True
         return False
 
-    def _die_at(self, x: float, y: float) -> int | None:
+    def _die_at(
+        self, x: float, y: float, only: tuple[int, ...] | None = None
+    ) -> tuple[int, float] | None:
+        """(die, distance mm) of the die nearest (x, y) within 0.8 of its
+        edge, among ``only`` if given."""
         size = self.c.config.board.die.size_mm
         best, dist = None, size * 0.8
         for d in self.c.dice():
+            if only is not None and d.die not in only:
+                continue
             r = math.hypot(d.x - x, d.y - y)
             if r < dist:
                 best, dist = d.die, r
-        return best
+        return None if best is None else (best, dist)
 
     def _hole_at(self, x: float, y: float, holes: tuple[int, ...] | list[int]) -> int | None:
         b = self.c.config.board
@@ -125,15 +174,17 @@ class Input:
                 best, dist = h, r
         return best
 
-    def _spot_at(self, x: float, y: float) -> tuple[int, tuple[int, Crenelation]] | None:
-        """(seat, (area, crenelation)) of the launch spot under the pointer."""
+    def _spot_at(self, x: float, y: float) -> tuple[int, tuple[int, Crenelation], float] | None:
+        """(seat, (area, crenelation), distance mm) of the launch spot under
+        the pointer (within 9 mm of it)."""
         b = self.c.config.board
         for seat in self.c.config.castle_seats():
             for area in b.castles[seat].front_areas:
                 for cren in (Crenelation.HIGH, Crenelation.LOW):
                     s = area.spot(cren)
-                    if math.hypot(s.x - x, s.y - y) < 9.0:
-                        return seat, (area.area, cren)
+                    r = math.hypot(s.x - x, s.y - y)
+                    if r < 9.0:
+                        return seat, (area.area, cren), r
         return None
 
     def pending_kind(self) -> PendingKind | None:
@@ -167,8 +218,12 @@ class Input:
 
     def press(self, x: float, y: float) -> None:
         """A left press at (x, y) mm."""
+        self.sync()
         self.pointer = (x, y)
         c = self.c
+        if self.declining:
+            self.declining = False
+            c.message = "the ability is kept"
         if c.phase is Phase.ROUND_OVER:
             c.proceed()
             return
@@ -224,7 +279,13 @@ class Input:
         legal = c.legal()
         assert legal is not None
         spot = self._spot_at(x, y)
-        die = self._die_at(x, y)
+        die_at = self._die_at(x, y)
+        if spot is not None and spot[0] == state.seat_of(state.active):
+            # a press on your own launch spot picks the spot unless one of
+            # your own dice you may flick lies nearer the press
+            mine = self._die_at(x, y, legal.siege_dice if self.siege else legal.board_dice)
+            die_at = mine if mine is not None and mine[1] < spot[2] else None
+        die = die_at[0] if die_at is not None else None
         if die is not None:
             cls = SiegeShot if self.siege else BoardFlick
             if self._refuse(cls(die, (1.0, 0.0))):
@@ -235,7 +296,7 @@ class Input:
             c.message = ""
             return
         if spot is not None:
-            seat, (area, cren) = spot
+            seat, (area, cren), _ = spot
             if seat != state.seat_of(state.active):
                 c.refuse("that is another castle: flick from your own front areas")
                 return
@@ -268,19 +329,20 @@ class Input:
         return "; or ".join(parts) or "nothing to flick: D to decline"
 
     def drag_to(self, x: float, y: float) -> None:
+        """The pointer moved with the button held, to (x, y) mm: anywhere,
+        also outside the window."""
         self.pointer = (x, y)
         if self.drag is not None:
             self.drag.pointer = (x, y)
 
-    def release(self, x: float, y: float, inside: bool = True) -> None:
-        """Left button up at (x, y) mm; ``inside`` False: outside the window."""
+    def release(self, x: float, y: float) -> None:
+        """Left button up at (x, y) mm, inside the window or outside it:
+        the drag flicks either way (Esc or the right button cancel)."""
+        self.sync()
         drag = self.drag
         if drag is None:
             return
         self.drag = None
-        if not inside:
-            self.c.message = "released outside the window: flick cancelled"
-            return
         drag.pointer = (x, y)
         if drag.pull_mm < MIN_DRAG_MM:
             self.c.message = "drag back further to flick (nothing was flicked)"
@@ -303,9 +365,14 @@ class Input:
             self.siege = False
 
     def cancel(self) -> None:
+        """Esc or the right button: drop the drag, the unconfirmed decline
+        or the chosen ring pin (in that order)."""
         if self.drag is not None:
             self.drag = None
             self.c.message = "flick cancelled"
+        elif self.declining:
+            self.declining = False
+            self.c.message = "the ability is kept"
         elif self.ring_from is not None:
             self.ring_from = None
             self.c.message = "choose a ring pin"
@@ -313,7 +380,8 @@ class Input:
     # ------------------------------------------------------------ keys
 
     def key(self, name: str) -> None:
-        """A key by name: 1 2 3 h l s d q e w x f space enter escape."""
+        """A key by name: 1 2 3 h l s d q e w x g f space enter escape."""
+        self.sync()
         c = self.c
         if name == "escape":
             self.cancel()
@@ -324,6 +392,17 @@ class Input:
         if name == "f":
             c.speed = 1.0 if c.speed > 1.0 else 4.0
             return
+        if name == "g":
+            self.guide = not self.guide
+            c.message = "aim guide " + ("on" if self.guide else "off") + " (G)"
+            return
+        if not c.is_human_turn():
+            if name in ("q", "e", "w", "x") and c.phase is not Phase.GAME_OVER:
+                c.refuse("wait for your turn to set the spin and the strike")
+            return
+        if name != "d" and self.declining:
+            self.declining = False
+            c.message = "the ability is kept"
         if name in ("q", "e"):
             step = SPIN_STEP if name == "q" else -SPIN_STEP
             self.spin = max(-MAX_SPIN, min(MAX_SPIN, self.spin + step))
@@ -331,13 +410,10 @@ class Input:
         if name in ("w", "x"):
             self.nudge_strike(1.0 if name == "w" else -1.0)
             return
-        if not c.is_human_turn():
-            return
         legal = c.legal()
         assert legal is not None
         if name == "d":
-            c.submit(Decline())
-            self.ring_from = None
+            self._decline(legal)
             return
         if name == "s":
             if self.siege:
@@ -366,8 +442,27 @@ class Input:
             self.spot = (area, cren)
             c.message = f"area {area}, {cren.value} crenelation: press the die there and drag back"
 
+    def _decline(self, legal: Legal) -> None:
+        """D: the first press asks, the second declines (Esc keeps the ability)."""
+        c = self.c
+        if legal.pending is None or not legal.can_decline:
+            c.submit(Decline())  # refused, with the rules' reason
+            return
+        if not self.declining:
+            self.declining = True
+            name = ABILITY_NAMES[legal.pending.kind]
+            c.refuse(f"decline the {name}? D again to decline it, Esc to keep it")
+            return
+        self.declining = False
+        c.submit(Decline())
+        self.ring_from = None
+
     def scroll(self, notches: float, strike: bool = False) -> None:
-        """The wheel: spin, or with ``strike`` (shift held) the strike height."""
+        """The wheel: spin, or with ``strike`` (shift held) the strike height;
+        ignored when it is not a human's turn."""
+        self.sync()
+        if not self.c.is_human_turn():
+            return
         if strike:
             self.nudge_strike(notches)
             return

@@ -365,6 +365,37 @@ class Overlay:
             shapes.Triangle(x1, y1, bx + px, by + py, bx - px, by - py, colour, batch=self.batch)
         )
 
+    def dashed(
+        self,
+        x0: float,
+        y0: float,
+        x1: float,
+        y1: float,
+        colour: Colour,
+        width: float = 1.2,
+        dash: float = 6.0,
+    ) -> None:
+        """A dashed line (dashes and gaps ``dash`` mm long)."""
+        length = math.hypot(x1 - x0, y1 - y0)
+        if length < 1e-6:
+            return
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        t = 0.0
+        while t < length:
+            e = min(t + dash, length)
+            self.items.append(
+                shapes.Line(
+                    x0 + ux * t,
+                    y0 + uy * t,
+                    x0 + ux * e,
+                    y0 + uy * e,
+                    width,
+                    colour,
+                    batch=self.batch,
+                )
+            )
+            t += 2.0 * dash
+
     def engine(self, b: Board, at: tuple[float, float], alpha: int = 170) -> None:
         self.items.extend(engine_shapes(b, at, self.batch, alpha))
 
