@@ -13,7 +13,7 @@ from warlords_sim.gui.controller import GameController, Phase
 from warlords_sim.gui.render import Colour, seat_rgb, shade
 from warlords_sim.plotting import SEAT_COLOUR_NAMES
 
-__all__ = ["COUNTS_HEADER", "PANEL_WIDTH", "PLAY_HELP", "Hud"]
+__all__ = ["COUNTS_HEADER", "PANEL_WIDTH", "PLAY_HELP", "SCORED_LEGEND", "Hud"]
 
 #: Width of the side panel (px).
 PANEL_WIDTH = 330
@@ -23,6 +23,8 @@ _RED = (180, 30, 30, 255)
 #: The heading of the panel's dice table: the rulebook's places of a
 #: player's dice ("in play": the supply and the board) and the damage so far.
 COUNTS_HEADER = "    supply in play courtyard out damage"
+#: Says what the frame drawn around a die means (see render.ScoreMarks).
+SCORED_LEGEND = "dice framed in white count as damage"
 PLAY_HELP = (
     "Mouse: press a die or a launch spot, drag back, release.\n"
     "1-3 area, H/L crenelation, Q/E or wheel: spin, W/X or shift+wheel: strike "
@@ -99,6 +101,7 @@ class Hud:
             shapes.Rectangle(0, 0, 12, 12, (0, 0, 0), batch=self.batch)
             for _ in range(self.c.config.players)
         ]
+        self.legend = _Text(self.batch, 9, width=w)
         self.prompt = _Text(self.batch, _FONT, bold=True, width=w)
         self.message = _Text(self.batch, _FONT, width=w)
         self.status = _Text(self.batch, 10, width=w)
@@ -133,6 +136,7 @@ class Hud:
             self.turn,
             self.header,
             *self.rows,
+            self.legend,
             self.prompt,
             self.message,
             self.status,
@@ -252,7 +256,7 @@ class Hud:
             mark = ">" if p == s.active and c.phase is not Phase.GAME_OVER else " "
             text = f"{mark}P{p} {sup:>6} {live:>7} {court:>9} {out:>3} {dmg[p]:>6}"
             y -= row.set(text, x + 16, y) + 3
-        y -= 10
+        y -= self.legend.set(SCORED_LEGEND, x + 16, y - 2) + 12
         y -= self.prompt.set(prompt, x, y) + 6
         if c.message:
             y -= self.message.set(c.message, x, y, _RED if c.message_is_refusal else _INK) + 6

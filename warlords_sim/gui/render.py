@@ -324,13 +324,16 @@ class DiceLayer:
         self.batch.draw()
 
 
-#: The frame around a die that counts as damage (gold), and its width (mm).
-SCORED_RGB: RGB = (255, 196, 0)
-SCORED_FRAME_MM = 1.8
+#: The frame around a die that counts as damage: a white band with a dark
+#: rim (seen on every courtyard colour), and their widths (mm).
+SCORED_RGB: RGB = (255, 255, 255)
+SCORED_RIM_RGB: RGB = (25, 25, 25)
+SCORED_FRAME_MM = 1.6
+SCORED_RIM_MM = 0.7
 
 
 class ScoreMarks:
-    """A gold frame around each die that counts as damage (in a courtyard by
+    """A frame around each die that counts as damage (in a courtyard by
     the rules' own test: the caller passes those dice); any other die,
     however close to a courtyard, has none."""
 
@@ -349,15 +352,18 @@ class ScoreMarks:
         self._key = marked
         for item in self.items:
             item.delete()
-        side = self.size * 1.45
+        side = self.size * 1.5
+        rim = side + 2.0 * SCORED_RIM_MM
         self.items = []
         for x, y, angle in marked:
-            box = shapes.Box(
-                x, y, side, side, SCORED_FRAME_MM, (*SCORED_RGB, 255), batch=self.batch
-            )
-            box.anchor_position = (side / 2.0, side / 2.0)
-            box.rotation = -math.degrees(angle)
-            self.items.append(box)
+            for sd, width, colour in (
+                (rim, SCORED_FRAME_MM + 2.0 * SCORED_RIM_MM, SCORED_RIM_RGB),
+                (side, SCORED_FRAME_MM, SCORED_RGB),
+            ):
+                box = shapes.Box(x, y, sd, sd, width, (*colour, 255), batch=self.batch)
+                box.anchor_position = (sd / 2.0, sd / 2.0)
+                box.rotation = -math.degrees(angle)
+                self.items.append(box)
         return True
 
     def draw(self) -> None:
