@@ -239,6 +239,9 @@ class Hud:
         if c.phase is Phase.GAME_OVER:
             turn = "game over"
             colour = _INK
+        elif c.phase is Phase.ROUND_OVER:
+            turn = "round over"
+            colour = _INK
         else:
             turn = f"{c.player_name(s.active)} to play"
             colour = (*shade(seat_rgb(s.seat_of(s.active)), -0.35), 255)
