@@ -118,7 +118,7 @@ def test_synthetic_drag_on_a_supply_die_flicks_it(window: Any) -> None:
     window.draw_frame()
     _settle(window)
     assert c.state.flicks == 1 and len(c.state.supply(0)) == 5
-    assert c.log and "P0 flicked die 0" in "\n".join(c.log)
+    assert c.log and "P0 flicked red die 1" in "\n".join(c.log)
 
 
 def test_speed_is_capped_and_cancels_flick_nothing(window: Any) -> None:
@@ -168,9 +168,10 @@ def test_every_ability_prompt_is_reachable(window: Any) -> None:
     _place(c, 0, -120.0, -60.0, 1)
     _place(c, 1, 120.0, -60.0, 1)  # doubles with die 0
     _place(c, 6, 0.0, -120.0, 2)  # player 1's die
-    # a die of another player is refused with the rules' reason
+    # a die of another player is refused with the rules' reason, the die
+    # named as drawn (player 1's first die, blue), never by its internal number
     _drag(w, (0.0, -120.0), (0.0, -40.0))
-    assert "belongs to player 1" in c.message
+    assert c.message.startswith("blue die 1 belongs to P1") and "die 6" not in c.message
     prompts = {}
     # Scout: flick the same die again
     _force(c, PendingKind.SCOUT, 0)
@@ -443,7 +444,7 @@ def test_idle_window_draws_nothing_and_redraws_on_every_change(window: Any) -> N
     assert drawn == [True] * 6 and _up_to_date(w)
     c.finish_flick()  # settles between two frames
     assert w.frame() and not w.frame()
-    assert "flicked die 0" in w.hud.log.label.text and _up_to_date(w)
+    assert "flicked red die 1" in w.hud.log.label.text and _up_to_date(w)
     w.set_size(900, 640)
     w.dispatch_events()
     assert w.frame() and _up_to_date(w)

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from warlords_sim.cli._common import fail, load_game_config
 from warlords_sim.cli._names import BOTS
 
-__all__ = ["parse_bots", "play"]
+__all__ = ["parse_bots", "play", "resume_command"]
 
 _HELP = """Play Warlords in a window: 2 to 4 players, hot-seat humans and bots.
 
@@ -183,6 +185,7 @@ def play(
     controller = GameController(config, policies, seed=seed, recorder=recorder)
     try:
         run(controller, guide=guide)
+        _say_how_to_resume(controller)
     except Exception as e:
         # pyglet's "no display" and "no GL config" errors live in
         # platform modules: recognise them by name
@@ -218,3 +221,21 @@ def _resume(path: str, guide: bool = True) -> None:
         fail(e)
     click.echo(line)
     app.run(controller, guide=guide)
+    _say_how_to_resume(controller)
+
+
+def resume_command(path: str | os.PathLike[str]) -> str:
+    """The command that continues the game recorded at ``path``."""
+    return f"warlords-sim play --resume {shlex.quote(str(path))}"
+
+
+def _say_how_to_resume(controller: Any) -> None:
+    """After the window closed: if the game is unfinished and recorded,
+    print the exact command that continues it."""
+    rec = controller.recorder
+    if controller.game.over or rec is None or getattr(rec, "path", None) is None:
+        return
+    click.echo(
+        f"the game is not finished; it is recorded in {rec.path}. To go on with it, run:\n"
+        f"  {resume_command(rec.path)}"
+    )

@@ -25,7 +25,7 @@ from warlords_sim.gui.controller import GameController, Phase
 from warlords_sim.gui.guide import aim_guide
 from warlords_sim.gui.hud import PANEL_WIDTH, Hud
 from warlords_sim.gui.input import GAIN, PROMPTS, Input
-from warlords_sim.gui.render import BoardLayer, DiceLayer, Overlay, seat_rgb
+from warlords_sim.gui.render import BoardLayer, DiceLayer, Overlay, ScoreMarks, seat_rgb
 from warlords_sim.physics.world import MAX_FLICK_SPEED
 from warlords_sim.rules.game import PendingKind
 
@@ -69,6 +69,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         board = controller.config.board
         self.board_layer = BoardLayer(board)
         self.dice_layer = DiceLayer(board)
+        self.marks = ScoreMarks(board)
         self.overlay = Overlay()
         self.hud = Hud(controller)
         self.mm_scale = 1.0
@@ -168,7 +169,9 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         engine = c.world.siege_engine if c.phase is Phase.FLICKING else None
         side = c.round_record.side_walls if c.round_record is not None else s.side_walls
         changed = self.board_layer.update(c.config.castle_seats(), side, c.world.pins, engine)
-        changed |= self.dice_layer.update(c.dice())
+        dice = c.dice()
+        changed |= self.dice_layer.update(dice)
+        changed |= self.marks.update(dice, c.scored_dice())
         changed |= self._build_overlay()
         end = self.hud.end_screen(self.width, self.height)
         changed |= self.hud.update(
@@ -189,6 +192,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
             Vec3(self.origin[0], self.origin[1], 0.0)
         ) @ Mat4.from_scale(Vec3(self.mm_scale, self.mm_scale, 1.0))
         self.board_layer.draw()
+        self.marks.draw()
         self.dice_layer.draw()
         self.overlay.draw()
         self.view = Mat4()

@@ -13,7 +13,6 @@ fed by the frame time (never the frame time itself), and hands the settled
 from __future__ import annotations
 
 import importlib
-import math
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,15 +23,17 @@ from typing import Any
 import numpy as np
 
 from warlords_sim.bots.policy import Policy
-from warlords_sim.physics.types import RegionKind
+from warlords_sim.gui.describe import Before, narrate, player_text
+from warlords_sim.physics.types import DiePose, FlickResult, RegionKind
 from warlords_sim.physics.world import TIMESTEP, World
 from warlords_sim.plotting import SEAT_COLOUR_NAMES
-from warlords_sim.rules.actions import Action, Decline, RingPinMove, SapperPull, SpyMove
+from warlords_sim.rules.actions import Action, SiegeShot
 from warlords_sim.rules.engine import Game, Launch, Outcome
 from warlords_sim.rules.errors import IllegalActionError
-from warlords_sim.rules.game import GameConfig, Location, PendingKind, RoundRecord
+from warlords_sim.rules.game import DieState, GameConfig, GameState, Location, RoundRecord
 from warlords_sim.rules.legal import Legal
-from warlords_sim.rules.scoring import round_damage
+from warlords_sim.rules.resolve import place_dice
+from warlords_sim.rules.scoring import courtyard_dice, round_damage
 
 __all__ = ["DieView", "GameController", "Phase", "open_recorder"]
 
@@ -41,6 +42,8 @@ __all__ = ["DieView", "GameController", "Phase", "open_recorder"]
 MAX_CATCH_UP = 0.1
 #: A flick still moving after this many simulated seconds is settled at once.
 MAX_FLICK_TIME = 60.0
+#: Lines the panel's log keeps.
+LOG_LINES = 8
 
 
 class Phase(Enum):
@@ -130,13 +133,19 @@ class GameController:
         self.bot_delay = bot_delay
         self.auto_continue = auto_continue
         self.speed = 1.0
-        self.log: deque[str] = deque(maxlen=7)
+        self.log: deque[str] = deque(maxlen=LOG_LINES)
+        #: The last action told in one line (the replay panel's and captions' headline).
+        self.told = ""
         self._message = ""  # a refusal or a hint, shown until the next choice
         self.message_is_refusal = False  # drawn in red
         self.phase = Phase.INPUT
         self.actions: list[Action] = []
         self.round_record: RoundRecord | None = None
         self.frozen: list[DieView] | None = None  # dice shown on the end-of-round screen
+        #: The finished round's last state (dice where the rules left them,
+        #: gateway dice at the back of the courtyard) on the end-of-round screen.
+        self.final: GameState | None = None
+        self._before: Before | None = None
         self.launch: Launch | None = None
         self._initial = 0
         self._steps = 0
@@ -203,13 +212,41 @@ class GameController:
             return totals
         return [t + d for t, d in zip(totals, now, strict=True)]
 
-    def counts(self, player: int) -> tuple[int, int, int]:
-        """(supply, on the board or in a courtyard, eliminated) of ``player``'s dice."""
-        s = self.state
+    def shown_state(self) -> GameState:
+        """The state the board shows: the finished round's last state on the
+        end-of-round screen, else the game's."""
+        return self.final if self.final is not None else self.state
+
+    def counts(self, player: int) -> tuple[int, int, int, int]:
+        """``player``'s dice by the rulebook's places: (in the supply, in play
+        (the rules' ``in_play``: supply and board, and courtyards under house
+        rule ``courtyard_dice_in_play``), in courtyards, eliminated), of the
+        state shown (:meth:`shown_state`)."""
+        s = self.shown_state()
         supply = len(s.dice_of(player, Location.SUPPLY))
-        board = len(s.dice_of(player, Location.BOARD, Location.COURTYARD))
+        in_play = len(s.in_play(player))
+        court = len(s.dice_of(player, Location.COURTYARD))
         out = len(s.dice_of(player, Location.ELIMINATED))
-        return supply, board, out
+        return supply, in_play, court, out
+
+    def scored_dice(self) -> set[int]:
+        """Dice that count as damage now, by the rules' own test
+        (:func:`~warlords_sim.rules.scoring.courtyard_dice`; on the
+        end-of-round screen the round record's); none while dice move."""
+        if self.phase is Phase.FLICKING:
+            return set()
+        if self.phase is Phase.ROUND_OVER and self.round_record is not None:
+            return {die for die, _, _ in self.round_record.courtyard}
+        return {die for die, _, _ in courtyard_dice(self.state)}
+
+    def castle_damage(self) -> dict[int, int]:
+        """Castle seat -> damage this round (:func:`round_damage`; on the
+        end-of-round screen the finished round's record)."""
+        s = self.state
+        if self.round_record is not None:
+            r = self.round_record
+            return {r.seats[p]: r.damage[p] for p in range(len(r.damage))}
+        return {s.seats[p]: d for p, d in enumerate(round_damage(s))}
 
     # ------------------------------------------------------------ acting
 
@@ -225,8 +262,9 @@ class GameController:
         self.message_is_refusal = False
 
     def refuse(self, reason: str) -> None:
-        """Show ``reason`` as a refusal (red in the panel)."""
-        self._message = reason
+        """Show ``reason`` as a refusal (red in the panel), dice named as on
+        the board (:func:`~warlords_sim.gui.describe.player_text`)."""
+        self._message = player_text(self.state, reason)
         self.message_is_refusal = True
 
     def submit(self, action: Action) -> bool:
@@ -238,7 +276,7 @@ class GameController:
         return self._start(action)
 
     def _start(self, action: Action) -> bool:
-        player = self.state.active
+        before = Before.of(self.state)
         try:
             begun = self.game.begin(action)
         except IllegalActionError as e:
@@ -248,11 +286,12 @@ class GameController:
         self._legal = None
         self.actions.append(action)
         if isinstance(begun, Outcome):
-            self._log_choice(player, action)
+            self._tell(before, begun)
             self._record(action, begun)
             self._after(begun)
             return True
         self.launch = begun
+        self._before = before
         self._t0 = self.world.time
         self._initial = self.world.begin_flick(begun.flick, begun.face)
         self._steps = 0
@@ -298,28 +337,78 @@ class GameController:
         if not w.settled:
             self._steps += w.run_until_settled(MAX_FLICK_TIME)
         result = w.result(launch.flick, self._initial, self._steps, w.time - self._t0)
-        seats = self.state.seats
-        frozen = [
+        before = self._before or Before.of(self.state)
+        dice = {i: DieState(d.id, d.owner, d.location, d.pose) for i, d in self.state.dice.items()}
+        gateway = any(p.region.kind is RegionKind.GATEWAY for p in result.poses.values())
+        # the rules move gateway dice in the physics, which a round's end clears:
+        # a copy is placed the same way if the round ends (rare: only then needed)
+        copy = self.state.copy() if gateway else None
+        self.launch = None
+        self._before = None
+        outcome = self.game.finish(launch, result)
+        self._tell(before, outcome)
+        self._record(launch.action, outcome)
+        if outcome.round_ended is not None:
+            final = self._round_final(before, dice, copy, launch, result, outcome)
+            self.final = final
+            self.frozen = self._views(final)
+        self._after(outcome)
+
+    def _round_final(
+        self,
+        before: Before,
+        dice: dict[int, DieState],
+        copy: GameState | None,
+        launch: Launch,
+        result: FlickResult,
+        outcome: Outcome,
+    ) -> GameState:
+        """The finished round's last state: every die where the rules placed
+        it after the flick that ended the round (``dice``: their places
+        before it; ``copy``: the state before it, given when a die stopped
+        in a gateway, to be placed by the rules' own ``place_dice``)."""
+        if copy is not None:
+            if isinstance(launch.action, SiegeShot):
+                copy.physics.remove_siege_engine()  # as the rules' finish does
+            place_dice(copy, result)
+            return copy
+        pl = outcome.placement
+        assert pl is not None
+        for i in (*result.exited, *result.poses):
+            d = dice[i]
+            pose: DiePose | None = result.poses.get(i)
+            if i in pl.returned:
+                d.location, d.pose = Location.SUPPLY, None
+            elif i in pl.eliminated or pose is None:
+                d.location, d.pose = Location.ELIMINATED, None
+            else:
+                d.pose = pose
+                d.location = Location.COURTYARD if i in pl.scored else Location.BOARD
+        return GameState(
+            config=self.config,
+            physics=self.world,
+            round=before.round,
+            seats=before.seats,
+            dice=dice,
+        )
+
+    def _views(self, state: GameState) -> list[DieView]:
+        """The dice on the board or in a courtyard in ``state``, for drawing."""
+        half = self.config.board.die.size_mm / 2.0
+        return [
             DieView(
-                i,
-                seats[self.config.owner(i)],
+                d.id,
+                state.seats[d.owner],
                 p.x,
                 p.y,
                 p.angle,
                 p.face,
-                p.elevation_mm + self.config.board.die.size_mm / 2.0,
+                p.elevation_mm + half,
                 p.cocked,
             )
-            for i, p in result.poses.items()
-            if p.region.kind is not RegionKind.OFF_BOARD
+            for d in state.dice.values()
+            if (p := d.pose) is not None and d.location in (Location.BOARD, Location.COURTYARD)
         ]
-        self.launch = None
-        outcome = self.game.finish(launch, result)
-        self._log_flick(outcome)
-        self._record(launch.action, outcome)
-        if outcome.round_ended is not None:
-            self.frozen = frozen
-        self._after(outcome)
 
     def _after(self, outcome: Outcome) -> None:
         self._legal = None
@@ -327,14 +416,9 @@ class GameController:
             self.round_record = outcome.round_ended
             self.phase = Phase.ROUND_OVER
             self._timer = self.auto_continue
-            r = outcome.round_ended
-            dmg = ", ".join(f"P{p} {d}" for p, d in enumerate(r.damage))
-            self.log.append(f"round {r.round + 1} over: damage {dmg}")
             if self.game.over:
                 self._finish_recording()
             return
-        if outcome.pending is not None:
-            self.log.append(f"P{outcome.player} earned: {_PENDING_TEXT[outcome.pending.kind]}")
         self._next()
 
     def proceed(self) -> None:
@@ -342,6 +426,7 @@ class GameController:
         if self.phase is not Phase.ROUND_OVER:
             return
         self.frozen = None
+        self.final = None
         self.round_record = None
         if self.game.over:
             self.phase = Phase.GAME_OVER
@@ -400,40 +485,8 @@ class GameController:
             self._finished = True
             self.recorder.finish(self.game)
 
-    def _log_choice(self, player: int, action: Action) -> None:
-        if isinstance(action, Decline):
-            self.log.append(f"P{player} declined the ability")
-        elif isinstance(action, SpyMove):
-            self.log.append(f"P{player} moved the Spy to ({action.x:.0f}, {action.y:.0f}) mm")
-        elif isinstance(action, SapperPull):
-            self.log.append(f"P{player}'s Sapper pulled the pin in hole {action.hole}")
-        elif isinstance(action, RingPinMove):
-            self.log.append(
-                f"P{player} moved the ring pin {action.from_hole} to hole {action.to_hole}"
-            )
-
-    def _log_flick(self, outcome: Outcome) -> None:
-        res, pl = outcome.result, outcome.placement
-        assert res is not None and pl is not None
-        die = res.flick.die
-        speed = math.hypot(*res.flick.velocity)
-        pose = res.poses.get(die)
-        where = "left the board" if pose is None else f"landed {pose.face} ({pose.region})"
-        if pose is not None and pose.region.kind is RegionKind.GATEWAY:
-            where += f", moved to the back of courtyard {pose.region.seat}"
-        self.log.append(f"P{outcome.player} flicked die {die} at {speed:.0f} mm/s: {where}")
-        if pl.eliminated:
-            self.log.append("knocked off: " + ", ".join(f"die {i}" for i in pl.eliminated))
-        if pl.returned:
-            self.log.append("back to the supply: " + ", ".join(f"die {i}" for i in pl.returned))
-        if pl.scored:
-            self.log.append("in courtyards: " + ", ".join(f"die {i}" for i in pl.scored))
-
-
-_PENDING_TEXT = {
-    PendingKind.SCOUT: "Scout (flick the 1 again)",
-    PendingKind.SPY: "Spy (move the 3)",
-    PendingKind.SAPPER: "Sapper (pull a pin)",
-    PendingKind.GENERAL: "General (flick a second die)",
-    PendingKind.RING: "center ring (move a ring pin)",
-}
+    def _tell(self, before: Before, outcome: Outcome) -> None:
+        """Log the action (see :func:`~warlords_sim.gui.describe.narrate`)."""
+        told = narrate(before, outcome, self.config.rounds)
+        self.log.extend(told.lines)
+        self.told = told.headline

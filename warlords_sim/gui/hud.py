@@ -13,13 +13,18 @@ from warlords_sim.gui.controller import GameController, Phase
 from warlords_sim.gui.render import Colour, seat_rgb, shade
 from warlords_sim.plotting import SEAT_COLOUR_NAMES
 
-__all__ = ["PANEL_WIDTH", "PLAY_HELP", "Hud"]
+__all__ = ["COUNTS_HEADER", "PANEL_WIDTH", "PLAY_HELP", "SCORED_LEGEND", "Hud"]
 
 #: Width of the side panel (px).
 PANEL_WIDTH = 330
 _FONT = 11
 _INK = (40, 34, 28, 255)
 _RED = (180, 30, 30, 255)
+#: The heading of the panel's dice table: the rulebook's places of a
+#: player's dice ("in play": the supply and the board) and the damage so far.
+COUNTS_HEADER = "    supply in play courtyard out damage"
+#: Says what the frame drawn around a die means (see render.ScoreMarks).
+SCORED_LEGEND = "dice framed in white count as damage"
 PLAY_HELP = (
     "Mouse: press a die or a launch spot, drag back, release.\n"
     "1-3 area, H/L crenelation, Q/E or wheel: spin, W/X or shift+wheel: strike "
@@ -89,11 +94,14 @@ class Hud:
         self.title = _Text(self.batch, 15, bold=True)
         self.turn = _Text(self.batch, 12, bold=True, width=w)
         self.header = _Text(self.batch, 9, mono=True)
-        self.rows = [_Text(self.batch, _FONT, mono=True) for _ in range(self.c.config.players)]
+        self.rows = [
+            _Text(self.batch, 9, bold=True, mono=True) for _ in range(self.c.config.players)
+        ]
         self.swatches = [
             shapes.Rectangle(0, 0, 12, 12, (0, 0, 0), batch=self.batch)
             for _ in range(self.c.config.players)
         ]
+        self.legend = _Text(self.batch, 9, width=w)
         self.prompt = _Text(self.batch, _FONT, bold=True, width=w)
         self.message = _Text(self.batch, _FONT, width=w)
         self.status = _Text(self.batch, 10, width=w)
@@ -119,6 +127,8 @@ class Hud:
         )
         self.labels_batch = pyglet.graphics.Batch()
         self.board_labels: list[tuple[float, float, Any]] = []
+        #: castle seat -> its name label beside the board (with the damage)
+        self.castle_labels: dict[int, Any] = {}
         #: The keys and mouse help at the bottom of the panel.
         self.help_text = PLAY_HELP
         self._texts = [
@@ -126,6 +136,7 @@ class Hud:
             self.turn,
             self.header,
             *self.rows,
+            self.legend,
             self.prompt,
             self.message,
             self.status,
@@ -135,10 +146,13 @@ class Hud:
         ]
 
     def place_board_labels(self, to_px: Callable[[float, float], tuple[float, float]]) -> None:
-        """Seat names beside the castles and area numbers at the launch spots."""
+        """Castle names (with this round's damage, see
+        :meth:`update_castle_labels`) beside the castles and area numbers at
+        the launch spots."""
         for _, _, lb in self.board_labels:
             lb.delete()
         self.board_labels = []
+        self.castle_labels = {}
         c = self.c
         b = c.config.board
         half = b.half_size_mm
@@ -149,15 +163,29 @@ class Hud:
                 mx = (area.high.x + area.low.x) / 2.0 + ox * 10.0
                 my = (area.high.y + area.low.y) / 2.0 + oy * 10.0
                 self._board_label(to_px, mx, my, str(area.area), 9, (60, 50, 36, 170), 0)
-            player = c.state.player_at(seat)
             d = half + 14.0
-            name = f"seat {seat}: {SEAT_COLOUR_NAMES[seat]}" + (
-                f" (P{player})" if player is not None else ""
-            )
             rot = (0, -90, 0, 90)[seat]
             self._board_label(
-                to_px, -ox * d, -oy * d, name, 11, (*shade(seat_rgb(seat), -0.3), 255), rot
+                to_px, -ox * d, -oy * d, "", 11, (*shade(seat_rgb(seat), -0.3), 255), rot
             )
+            self.castle_labels[seat] = self.board_labels[-1][2]
+        self.update_castle_labels()
+
+    def castle_text(self, seat: int) -> str:
+        """A castle's label: its colour, its player and the damage in its
+        courtyard this round ("red castle (P0): damage 12")."""
+        c = self.c
+        player = c.shown_state().player_at(seat)
+        who = f" (P{player})" if player is not None else ""
+        damage = c.castle_damage().get(seat, 0)
+        return f"{SEAT_COLOUR_NAMES[seat]} castle{who}: damage {damage}"
+
+    def update_castle_labels(self) -> bool:
+        """Bring the castle labels' damage up to date; whether any changed."""
+        changed = False
+        for seat, lb in self.castle_labels.items():
+            changed |= _put(lb, "text", self.castle_text(seat))
+        return changed
 
     def _board_label(
         self,
@@ -198,26 +226,30 @@ class Hud:
         c = self.c
         s = c.state
         x0 = width - PANEL_WIDTH
-        changed = _put(self.panel, "position", (x0, 0))
+        changed = self.update_castle_labels()
+        changed |= _put(self.panel, "position", (x0, 0))
         changed |= _put(self.panel, "height", height)
         changed |= _put(self.edge, "position", (x0, 0))
         changed |= _put(self.edge, "height", height)
         x = x0 + 14
         y: float = height - 14
-        rnd = min(s.round + 1, c.config.rounds)
+        rnd = min(c.shown_state().round + 1, c.config.rounds)
         self.title.set(f"Warlords  round {rnd} of {c.config.rounds}", x, y)
         y -= 30
         if c.phase is Phase.GAME_OVER:
             turn = "game over"
             colour = _INK
+        elif c.phase is Phase.ROUND_OVER:
+            turn = "round over"
+            colour = _INK
         else:
             turn = f"{c.player_name(s.active)} to play"
             colour = (*shade(seat_rgb(s.seat_of(s.active)), -0.35), 255)
         y -= self.turn.set(turn, x, y, colour) + 8
-        y -= self.header.set("dice:  supply  board  out   damage so far", x + 16, y) + 2
+        y -= self.header.set(COUNTS_HEADER, x + 16, y) + 2
         dmg = c.damage_now()
         for p, row in enumerate(self.rows):
-            sup, brd, out = c.counts(p)
+            sup, live, court, out = c.counts(p)
             swatch = self.swatches[p]
             changed |= _put(swatch, "position", (x, y - 13))
             col = seat_rgb(s.seat_of(p))
@@ -225,8 +257,9 @@ class Hud:
                 swatch.color = col
                 changed = True
             mark = ">" if p == s.active and c.phase is not Phase.GAME_OVER else " "
-            y -= row.set(f"{mark}P{p}   {sup:>4}  {brd:>5}  {out:>3}   {dmg[p]:>6}", x + 16, y) + 3
-        y -= 10
+            text = f"{mark}P{p} {sup:>6} {live:>7} {court:>9} {out:>3} {dmg[p]:>6}"
+            y -= row.set(text, x + 16, y) + 3
+        y -= self.legend.set(SCORED_LEGEND, x + 16, y - 2) + 12
         y -= self.prompt.set(prompt, x, y) + 6
         if c.message:
             y -= self.message.set(c.message, x, y, _RED if c.message_is_refusal else _INK) + 6

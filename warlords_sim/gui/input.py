@@ -260,7 +260,7 @@ class Input:
                 c.message = "click a pin in the center ring first (or D to decline)"
             else:
                 self.ring_from = hole
-                c.message = f"ring pin {hole} chosen: click an open hole for it"
+                c.message = "ring pin chosen: click an open hole for it"
             return
         hole = self._hole_at(x, y, range(len(c.config.board.holes)))  # type: ignore[arg-type]
         if hole is None:
@@ -268,7 +268,7 @@ class Input:
             return
         if hole in legal.ring_pins:
             self.ring_from = hole
-            c.message = f"ring pin {hole} chosen: click an open hole for it"
+            c.message = "ring pin chosen: click an open hole for it"
             return
         if c.submit(RingPinMove(self.ring_from, hole)):
             self.ring_from = None

@@ -104,7 +104,7 @@ class Canvas:
 
         from warlords_sim.gui.app import MARGIN_MM
         from warlords_sim.gui.hud import Hud
-        from warlords_sim.gui.render import BoardLayer, DiceLayer
+        from warlords_sim.gui.render import BoardLayer, DiceLayer, ScoreMarks
 
         self.c = controller
         self.out_w = width - width % 2  # even sizes (video encoders need them)
@@ -129,6 +129,7 @@ class Canvas:
         board = controller.config.board
         self.board_layer = BoardLayer(board)
         self.dice_layer = DiceLayer(board)
+        self.marks = ScoreMarks(board)
         self.hud = Hud(controller)
         extent = board.size_mm + 2 * MARGIN_MM
         self.mm_scale = self.w / extent
@@ -177,7 +178,7 @@ class Canvas:
         from warlords_sim.gui.controller import Phase
 
         s = c.state
-        rnd = min(s.round + 1, c.config.rounds)
+        rnd = min(c.shown_state().round + 1, c.config.rounds)
         head = f"Warlords  round {rnd} of {c.config.rounds}"
         if c.phase is Phase.FLICKING:
             head += f"  action {c.done + 1} of {c.total}"
@@ -187,11 +188,8 @@ class Canvas:
             wins = ", ".join(f"P{w}" for w in s.winners)
             totals = " ".join(str(t) for t in s.totals)
             return head, f"game over: {wins} win{'s' * (len(s.winners) == 1)}, damage {totals}"
-        if c.phase is Phase.ROUND_OVER and c.round_record is not None:
-            r = c.round_record
-            dmg = ", ".join(f"P{p} {d}" for p, d in enumerate(r.damage))
-            last = c.line(c.done).summary if c.done else ""
-            return head, f"{last}; round over, damage {dmg}"
+        # the action told from its re-simulated outcome, as the panel and the
+        # log tell it (a flick ending a round: where it landed, then the end)
         text = c.headline()
         return head, text.split(": ", 1)[1] if ": " in text else text
 
@@ -221,9 +219,13 @@ class Canvas:
         side = c.round_record.side_walls if c.round_record is not None else s.side_walls
         self.board_layer.update(c.config.castle_seats(), side, c.world.pins, engine)
         self.board_layer.draw()
-        self.dice_layer.update(c.dice())
+        dice = c.dice()
+        self.marks.update(dice, c.scored_dice())
+        self.marks.draw()
+        self.dice_layer.update(dice)
         self.dice_layer.draw()
         win.view = Mat4()
+        self.hud.update_castle_labels()
         self.hud.labels_batch.draw()
         head, text = self.captions()
         self.clock.text = clock

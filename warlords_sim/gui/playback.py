@@ -18,7 +18,8 @@ import os
 import numpy as np
 
 from warlords_sim.board import Board
-from warlords_sim.gui.controller import GameController, Phase
+from warlords_sim.gui.controller import LOG_LINES, GameController, Phase
+from warlords_sim.gui.describe import Before, narrate
 from warlords_sim.replay.errors import ReplayError
 from warlords_sim.replay.format import ActionLine
 from warlords_sim.replay.loader import Replay, to_action
@@ -27,11 +28,11 @@ from warlords_sim.replay.rebuild import board_for, config_for
 from warlords_sim.replay.sandbox import SandboxFlick
 from warlords_sim.replay.snapshot import digest_of
 from warlords_sim.rules.actions import Action
-from warlords_sim.rules.engine import Outcome
+from warlords_sim.rules.engine import Game, Outcome
 from warlords_sim.rules.game import GameState
 from warlords_sim.rules.legal import Legal
 
-__all__ = ["SPEEDS", "ReplayController", "flying_text", "resume_game"]
+__all__ = ["SPEEDS", "ReplayController", "resume_game"]
 
 #: Playback speeds that + and - step through.
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
@@ -45,11 +46,6 @@ class _Recorded:
 
     def choose(self, state: GameState, legal: Legal, rng: np.random.Generator) -> Action:
         raise RuntimeError("a replayed player does not choose: its actions are recorded")
-
-
-def flying_text(summary: str) -> str:
-    """What an action's summary says before it settles (its part before ':')."""
-    return summary.split(":", 1)[0]
 
 
 class ReplayController(GameController):
@@ -132,13 +128,17 @@ class ReplayController(GameController):
         return f"P{p} {SEAT_COLOUR_NAMES[seat]} ({who})"
 
     def headline(self) -> str:
-        """The action number and its summary: the one in flight, or the last one played."""
-        if self.phase is Phase.FLICKING:
+        """The action number and what it did, told from the re-simulated
+        outcome as the log tells it (:func:`~warlords_sim.gui.describe.narrate`):
+        the one in flight (what is flicked), or the last one played."""
+        if self.phase is Phase.FLICKING and self.launch is not None:
             n = self.done + 1
-            return f"action {n} of {self.total}: {flying_text(self.line(n).summary)} ..."
+            la = self.launch
+            what = self._before.die(la.flick.die) if self._before is not None else "a die"
+            return f"action {n} of {self.total}: P{la.player} flicks {what} ..."
         if self.done == 0:
             return f"before action 1 of {self.total}"
-        return f"action {self.done} of {self.total}: {self.line(self.done).summary}"
+        return f"action {self.done} of {self.total}: {self.told}"
 
     def status(self) -> str:
         """Playing or paused, the speed, and how the replay ends."""
@@ -243,6 +243,30 @@ class ReplayController(GameController):
             self.paused = True
 
 
+class _Told(Game):
+    """A game that tells each action it applies as the window's log does."""
+
+    lines: list[str]
+    headline: str
+
+    @classmethod
+    def from_state(cls, state: GameState) -> _Told:
+        game = cls.__new__(cls)
+        game.config = state.config
+        game.state = state
+        game.lines = []
+        game.headline = ""
+        return game
+
+    def apply(self, action: Action) -> Outcome:
+        before = Before.of(self.state)
+        outcome = super().apply(action)
+        told = narrate(before, outcome, self.config.rounds)
+        self.lines.extend(told.lines)
+        self.headline = told.headline
+        return outcome
+
+
 def resume_game(
     path: str | os.PathLike[str],
     *,
@@ -252,8 +276,9 @@ def resume_game(
     """A controller continuing the game of ``path`` (``play --resume``): a
     replay that ends without a result (after a crash), rebuilt action by
     action (every digest checked), its bots' generators brought to where
-    they stood, and a recorder appending to the same file (a last line cut
-    off in the middle is removed first).
+    they stood, its log told again from the last actions' outcomes (as the
+    window told them), and a recorder appending to the same file (a last
+    line cut off in the middle is removed first).
 
     Returns:
         (the controller, a line saying where the game resumes).
@@ -265,7 +290,7 @@ def resume_game(
     """
     from warlords_sim.bots import make_bot
     from warlords_sim.replay.loader import load_replay
-    from warlords_sim.replay.rebuild import rebuild
+    from warlords_sim.replay.rebuild import ReplayDivergence, rebuild
     from warlords_sim.replay.recorder import Recorder
 
     replay = load_replay(path)
@@ -283,7 +308,19 @@ def resume_game(
         policies = [None if name == "human" else make_bot(name, skill) for name in h.bots]
     except ValueError as e:
         raise ReplayError(f"{replay.path}: line 1: field `bots`: {e}") from e
-    rebuilt = rebuild(replay, policies=policies, board=board, force=force)
+    # the last actions are told as the window's log tells them (from their outcomes)
+    n = len(replay.actions)
+    k = min(n, LOG_LINES)
+    rebuilt = rebuild(replay, n - k, policies=policies, board=board, force=force)
+    told = _Told.from_state(rebuilt.game.state)
+    rebuilt.replayer.game = told
+    for _ in range(k):
+        div = rebuilt.replayer.step()
+        if div is not None and rebuilt.divergence is None:
+            if not force:
+                raise ReplayDivergence(f"{replay.path}: {div.describe()}", div)
+            rebuilt.divergence = div
+    rebuilt.index = n
     recorder = Recorder.append(replay, rebuilt.game)
     bots = {p: pol for p, pol in enumerate(policies) if pol is not None}
     controller = GameController(
@@ -294,6 +331,9 @@ def resume_game(
         game=rebuilt.game,
         rngs=rebuilt.rngs,
     )
+    controller.log.extend(told.lines)
+    controller.told = told.headline
+    controller.message = f"resumed after action {n}"
     notes = [*replay.warnings, *rebuilt.warnings]
     line = f"resuming {replay.path} after action {len(replay.actions)}, appending to it"
     return controller, "\n".join([*(f"warning: {w}" for w in notes), line])

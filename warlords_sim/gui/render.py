@@ -19,7 +19,17 @@ from warlords_sim.board import Board, Crenelation, Rect
 from warlords_sim.gui.controller import DieView
 from warlords_sim.plotting import SEAT_COLOURS
 
-__all__ = ["RGB", "Colour", "BoardLayer", "DiceLayer", "Overlay", "rgb", "shade"]
+__all__ = [
+    "RGB",
+    "SCORED_RGB",
+    "BoardLayer",
+    "Colour",
+    "DiceLayer",
+    "Overlay",
+    "ScoreMarks",
+    "rgb",
+    "shade",
+]
 
 RGB = tuple[int, int, int]
 #: A pyglet colour: RGB or RGBA, 0..255.
@@ -309,6 +319,52 @@ class DiceLayer:
                 sprite.set_visible(False)
                 changed = True
         return changed
+
+    def draw(self) -> None:
+        self.batch.draw()
+
+
+#: The frame around a die that counts as damage: a white band with a dark
+#: rim (seen on every courtyard colour), and their widths (mm).
+SCORED_RGB: RGB = (255, 255, 255)
+SCORED_RIM_RGB: RGB = (25, 25, 25)
+SCORED_FRAME_MM = 1.6
+SCORED_RIM_MM = 0.7
+
+
+class ScoreMarks:
+    """A frame around each die that counts as damage (in a courtyard by
+    the rules' own test: the caller passes those dice); any other die,
+    however close to a courtyard, has none."""
+
+    def __init__(self, board: Board) -> None:
+        self.size = board.die.size_mm
+        self.batch = pyglet.graphics.Batch()
+        self.items: list[Any] = []
+        self._key: object = None
+
+    def update(self, dice: Iterable[DieView], scored: set[int]) -> bool:
+        """Frame exactly the dice of ``dice`` whose ids are in ``scored``;
+        returns whether the marks changed."""
+        marked = tuple((d.x, d.y, d.angle) for d in dice if d.die in scored)
+        if marked == self._key:
+            return False
+        self._key = marked
+        for item in self.items:
+            item.delete()
+        side = self.size * 1.5
+        rim = side + 2.0 * SCORED_RIM_MM
+        self.items = []
+        for x, y, angle in marked:
+            for sd, width, colour in (
+                (rim, SCORED_FRAME_MM + 2.0 * SCORED_RIM_MM, SCORED_RIM_RGB),
+                (side, SCORED_FRAME_MM, SCORED_RGB),
+            ):
+                box = shapes.Box(x, y, sd, sd, width, (*colour, 255), batch=self.batch)
+                box.anchor_position = (sd / 2.0, sd / 2.0)
+                box.rotation = -math.degrees(angle)
+                self.items.append(box)
+        return True
 
     def draw(self) -> None:
         self.batch.draw()
