@@ -34,9 +34,9 @@ History:
     slop and bias) are relaxed jointly, with shock propagation, instead of
     each being pushed out on its own, which shuttled a die between its
     neighbours and then turned it up to 43 degrees or set it down up to
-    18 mm away (issue 10). A die at rest that pymunk sets moving (struck
-    just after a check, by a contact that ends before the next) is woken at
-    the next check; it used to slide on unwatched. Kept poses of dice that
+    18 mm away (issue 10). A die touching a die that still moves is not at
+    rest, however slow: one declared at rest there was struck after the
+    check and slid on unwatched. Kept poses of dice that
     pymunk nudged since are dropped when everything rests.
 """
 
