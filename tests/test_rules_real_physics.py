@@ -108,3 +108,21 @@ def test_stopping_entirely_in_the_center_ring_offers_a_pin_move() -> None:
     assert die.pose is not None and die.pose.region.kind is RegionKind.CENTER_RING
     assert game.state.pending is not None
     assert game.state.pending.kind is PendingKind.RING
+
+
+def test_a_two_player_game_has_no_three_player_wall() -> None:
+    """Saved case (issue 12): both empty seats of a 2-player game were closed
+    by an invisible three-player wall; a die flicked toward an empty seat at
+    1200 mm/s from (100, 0) struck it near x = 156 and stopped at x = 70. The
+    rulebook gives that wall only "in a three player game": the die slides
+    off the open edge and is eliminated. With three players it still stands."""
+    for players, leaves in ((2, True), (3, False)):
+        game = _game(players)
+        die = game.config.dice_of(0)[0]
+        _put(game, die, 100.0, 0.0, 2)
+        seats = game.config.castle_seats()
+        empty_right = 3 not in seats  # seat 3 is the right-hand edge
+        assert empty_right
+        game.apply(BoardFlick(die, (1200.0, 0.0), 0.0))
+        gone = game.state.dice[die].location is Location.ELIMINATED
+        assert gone is leaves, (players, game.state.dice[die])

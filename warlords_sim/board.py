@@ -47,6 +47,7 @@ __all__ = [
     "SiegeEngineSpec",
     "Wall",
     "castle_seats_for",
+    "closed_seats",
     "default_pins",
     "load_board",
     "notch_wall",
@@ -881,6 +882,16 @@ def castle_seats_for(players: int) -> tuple[int, ...]:
     if players not in seats:
         raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
     return seats[players]
+
+
+def closed_seats(castle_seats: Iterable[int]) -> tuple[int, ...]:
+    """The seats closed by the three-player wall when the castles of
+    ``castle_seats`` stand: the one seat without a castle when exactly three
+    stand, none otherwise. The wall is given only "in a three player game"
+    (rulebook, Special Rules for a Three Player Game): with two players the
+    empty places are open board edge, where dice leave the board."""
+    seats = set(castle_seats)
+    return tuple(s for s in range(4) if s not in seats) if len(seats) == 3 else ()
 
 
 def default_pins(board: Board, castle_seats: Iterable[int] = (0, 1, 2, 3)) -> tuple[int, ...]:

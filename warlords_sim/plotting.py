@@ -29,7 +29,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Patch, Polygon, Rectangle
 from numpy.typing import ArrayLike
 
-from warlords_sim.board import Board, Rect, castle_seats_for, default_pins
+from warlords_sim.board import Board, Rect, castle_seats_for, closed_seats, default_pins
 
 if TYPE_CHECKING:  # only for annotations: importing the physics package loads pymunk
     from warlords_sim.physics.types import DiePose
@@ -200,8 +200,8 @@ def draw_board(
             face outside 1..6.
     """
     seats = _check_seats(castle_seats, "castle_seats")
-    if closed_seat is None and len(seats) == 3:
-        closed_seat = ({0, 1, 2, 3} - set(seats)).pop()
+    if closed_seat is None and closed_seats(seats):
+        closed_seat = closed_seats(seats)[0]
     if closed_seat is not None:
         _check_seats((closed_seat,), "closed_seat")
         if closed_seat in seats:

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from warlords_sim.board import Board, castle_seats_for, default_pins
+from warlords_sim.board import Board, castle_seats_for, closed_seats, default_pins
 from warlords_sim.cli._common import fail, load_board_or_fail
 
 __all__ = ["board", "board_to_json"]
@@ -49,7 +49,7 @@ def board_to_json(
     """
     data: dict[str, Any] = {"units": UNITS, "frame": FRAME}
     data.update(_plain(dataclasses.asdict(b)))
-    closed = sorted({0, 1, 2, 3} - set(castle_seats)) if len(castle_seats) == 3 else []
+    closed = closed_seats(castle_seats)
     data["setup"] = {
         "players": len(castle_seats),
         "castle_seats": list(castle_seats),

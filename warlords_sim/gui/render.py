@@ -15,7 +15,7 @@ from typing import Any
 import pyglet
 from pyglet import shapes
 
-from warlords_sim.board import Board, Crenelation, Rect
+from warlords_sim.board import Board, Crenelation, Rect, closed_seats
 from warlords_sim.gui.controller import DieView
 from warlords_sim.plotting import SEAT_COLOURS
 
@@ -158,8 +158,7 @@ class BoardLayer:
                         out.append(
                             shapes.Circle(s.x, s.y, 2.2, 16, (255, 255, 255), batch=bt, group=top)
                         )
-        closed = [s for s in range(4) if s not in seats] if len(seats) == 3 else []
-        for seat in closed:
+        for seat in closed_seats(seats):
             out.append(
                 _rect(b.castles[seat].three_player_wall.rect, rgb(_THREE_PLAYER_WALL), bt, top)
             )

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from warlords_sim.board import Board, Wall
+from warlords_sim.board import Board, Wall, closed_seats
 
 __all__ = [
     "Polygon",
@@ -132,16 +132,18 @@ def standing_walls(
     board: Board, castle_seats: Iterable[int], side_walls: bool
 ) -> list[tuple[str, Wall]]:
     """Every wall standing, with a label for messages: the castle walls of
-    ``castle_seats``, the three-player wall of every other seat, and with
+    ``castle_seats``, the three-player wall of a seat it closes
+    (:func:`~warlords_sim.board.closed_seats`: three castles only), and with
     ``side_walls`` the side walls (and the edge gap behind a three-player
     wall). The same walls as the 2.5D world's (the reference cuts the low
     crenelation notches out of the top of some; their footprint is the same)."""
     seats = set(castle_seats)
+    closed = closed_seats(seats)
     out: list[tuple[str, Wall]] = []
     for castle in board.castles:
         if castle.seat in seats:
             out.extend((f"a wall of castle {castle.seat}", w) for w in castle.walls)
-        else:
+        elif castle.seat in closed:
             out.append((f"the three-player wall of seat {castle.seat}", castle.three_player_wall))
         if side_walls:
             out.extend(("a side wall", w) for w in castle.side_walls)

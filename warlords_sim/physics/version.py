@@ -37,7 +37,9 @@ History:
     18 mm away (issue 10). A die touching a die that still moves is not at
     rest, however slow: one declared at rest there was struck after the
     check and slid on unwatched. Kept poses of dice that
-    pymunk nudged since are dropped when everything rests.
+    pymunk nudged since are dropped when everything rests. A 2-player game
+    has no three-player wall at its empty seats (the rulebook gives that
+    wall for "a three player game" only).
 """
 
 from __future__ import annotations

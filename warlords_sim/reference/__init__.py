@@ -26,7 +26,8 @@ from warlords_sim.reference.world import TIMESTEP, ReferenceWorld
 
 #: Version of the reference model, recorded in replays made on it (bump it
 #: whenever the same inputs settle differently; see physics/version.py).
-MODEL_VERSION = "reference-3"
+#: ``reference-4``: no three-player wall in a 2-player game (issue 12).
+MODEL_VERSION = "reference-4"
 
 __all__ = [
     "MODEL_VERSION",

@@ -40,6 +40,7 @@ import mujoco
 import numpy as np
 
 from warlords_sim.board import Board, Rect, Wall, notch_wall
+from warlords_sim.physics.footprint import standing_walls
 from warlords_sim.reference.calibrate import SOLIMP, ContactDamping
 from warlords_sim.reference.shapes import rounded_box_vertices
 
@@ -95,34 +96,29 @@ def _split(wall: Wall, cuts: list[tuple[float, float]], axis: int, low: float) -
 
 
 def static_walls(board: Board, castle_seats: Sequence[int], side_walls: bool) -> list[Wall]:
-    """Every wall standing (castle walls with their low-crenelation notches,
-    three-player walls, side walls), as in the 2.5D world plus the notches."""
-    seats = set(castle_seats)
-    walls: list[Wall] = []
+    """Every wall standing (:func:`~warlords_sim.physics.footprint.standing_walls`,
+    the 2.5D world's), with the castle walls' low-crenelation notches cut out."""
     size = board.die.size_mm
     half = board.crenelation_width_mm / 2.0
+    pieces: dict[int, list[Wall]] = {}  # id of a notched castle wall -> its pieces
     for castle in board.castles:
-        if castle.seat in seats:
-            cuts: dict[int, list[tuple[float, float]]] = {}
-            for area in castle.front_areas:
-                spot = area.low
-                wall = notch_wall(castle, spot, size)
-                if wall is None:
-                    continue
-                c = spot.x if spot.outward[0] == 0.0 else spot.y
-                cuts.setdefault(castle.walls.index(wall), []).append((c - half, c + half))
-            axis = 0 if castle.outward[0] == 0.0 else 1
-            for i, wall in enumerate(castle.walls):
-                if i in cuts:
-                    walls.extend(_split(wall, cuts[i], axis, board.low_crenelation_mm))
-                else:
-                    walls.append(wall)
-        else:
-            walls.append(castle.three_player_wall)
-        if side_walls:
-            walls.extend(castle.side_walls)
-            if castle.seat not in seats and castle.side_walls:
-                walls.append(castle.edge_gap_wall)
+        if castle.seat not in castle_seats:
+            continue
+        cuts: dict[int, list[tuple[float, float]]] = {}
+        for area in castle.front_areas:
+            spot = area.low
+            wall = notch_wall(castle, spot, size)
+            if wall is None:
+                continue
+            c = spot.x if spot.outward[0] == 0.0 else spot.y
+            cuts.setdefault(castle.walls.index(wall), []).append((c - half, c + half))
+        axis = 0 if castle.outward[0] == 0.0 else 1
+        for i, spans in cuts.items():
+            wall = castle.walls[i]
+            pieces[id(wall)] = _split(wall, spans, axis, board.low_crenelation_mm)
+    walls: list[Wall] = []
+    for _, wall in standing_walls(board, castle_seats, side_walls):
+        walls.extend(pieces.get(id(wall), [wall]))
     return walls
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from warlords_sim.board import Board, Rect
+from warlords_sim.physics.footprint import standing_walls
 from warlords_sim.physics.regions import classify
 from warlords_sim.physics.types import (
     DiePose,
@@ -148,15 +149,7 @@ class ScriptedPhysics:
         return copy.deepcopy(self)
 
     def _walls(self) -> list[Rect]:
-        out: list[Rect] = []
-        for c in self.board.castles:
-            if c.seat in self.castle_seats:
-                out.extend(w.rect for w in c.walls)
-            else:
-                out.append(c.three_player_wall.rect)
-            if self.side_walls:
-                out.extend(w.rect for w in c.side_walls)
-        return out
+        return [w.rect for _, w in standing_walls(self.board, self.castle_seats, self.side_walls)]
 
     def _free(self, x: float, y: float, width: float, exclude: int | None) -> bool:
         h = width / 2.0
