@@ -14,7 +14,14 @@ import click
 from warlords_sim.cli._common import fail, load_game_config
 from warlords_sim.cli._names import BOTS
 
-__all__ = ["parse_bots", "play", "resume_command"]
+__all__ = ["SKILL_HELP", "parse_bots", "parse_skill", "play", "resume_command"]
+
+#: ``--skill``'s help: the bots module has no named levels, only numbers
+#: (:class:`warlords_sim.bots.Hand`), so the range is all there is to say.
+SKILL_HELP = (
+    "How steady the bots' hand is, a number in [0, 1]: 0 the shakiest (aim off by "
+    "0.13 rad and speed by 22 %, one sd), 1 the steadiest (0.01 rad, 2 %)."
+)
 
 _HELP = """Play Warlords in a window: 2 to 4 players, hot-seat humans and bots.
 
@@ -26,11 +33,16 @@ a slingshot and release. The arrow shows direction and power (capped at
 in the way (G or --no-guide: off). The drag goes on outside the window and a
 release there flicks; Esc or the right button cancels. Keys: 1-3 front area,
 H/L crenelation, Q/E or the wheel spin, S siege engine (with doubles), D D
-decline an ability (Esc keeps it), F fast-forward, Space continue after a round.
+decline an ability (Esc keeps it), R turn the view, F fast-forward, Space
+continue after a round.
 
 \b
 Players are numbered 0.. in turn order; P0 sits at the bottom. --bots lists
-the players a bot plays ("none": everyone is human). Every game is recorded
+the players a bot plays ("none": everyone is human) and --skill how steady
+their hand is. With two or more human players (hot-seat) the view turns so
+the player to move has their castle at the bottom and a banner says whose
+turn it is; --rotate/--no-rotate (or R in the window) sets the turning for
+any game. Every game is recorded
 to a replay file (default ./warlords-YYYYmmdd-HHMMSS.jsonl); --resume FILE
 continues a game whose file ends without a result (a crash), appending to it.
 
@@ -69,6 +81,32 @@ def parse_bots(text: str, players: int) -> list[int]:
     return sorted(set(out))
 
 
+def parse_skill(text: str) -> float:
+    """The bots' skill from ``--skill``: a number in [0, 1].
+
+    Raises:
+        ValueError: not a number, or outside [0, 1] (the message names
+            ``--skill`` and the range).
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(
+            f"--skill: {text!r} is not a number; expected one in [0, 1] "
+            "(0: shakiest hand, 1: steadiest)"
+        ) from None
+    if not 0.0 <= value <= 1.0:  # also refuses nan
+        raise ValueError(f"--skill: {text} is outside [0, 1] (0: shakiest hand, 1: steadiest)")
+    return value
+
+
+def _skill_option(ctx: click.Context, param: click.Parameter, value: str) -> float:
+    try:
+        return parse_skill(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e).removeprefix("--skill: "), ctx, param) from None
+
+
 @click.command("play", help=_HELP)
 @click.pass_context
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
@@ -81,7 +119,14 @@ def parse_bots(text: str, players: int) -> list[int]:
     help="Players a bot plays.",
 )
 @click.option("--bot", type=click.Choice(list(BOTS)), default="aim", show_default=True)
-@click.option("--skill", type=float, default=0.7, show_default=True, help="Bots' hand, 0..1.")
+@click.option(
+    "--skill",
+    default="0.7",
+    show_default=True,
+    metavar="0..1",
+    callback=_skill_option,
+    help=SKILL_HELP,
+)
 @click.option(
     "--variant",
     type=click.Choice(["standard", "wall1", "wall2"]),
@@ -115,6 +160,13 @@ def parse_bots(text: str, players: int) -> list[int]:
     help="Start with the aim guide on or off (G toggles it in the window).",
 )
 @click.option(
+    "--rotate/--no-rotate",
+    default=None,
+    help="Turn the view so the human player to move has their castle at the bottom "
+    "(R toggles it in the window). [default: on with two or more human players, "
+    "off otherwise]",
+)
+@click.option(
     "--screenshot",
     type=click.Path(dir_okay=False),
     default=None,
@@ -134,6 +186,7 @@ def play(
     resume_file: str | None,
     screenshot: str | None,
     guide: bool,
+    rotate: bool | None,
 ) -> None:
     from warlords_sim.board import BoardError
     from warlords_sim.bots import make_bot
@@ -143,12 +196,12 @@ def play(
         given = [
             "--" + name.replace("_text", "").replace("_file", "").replace("_", "-")
             for name in ctx.params
-            if name not in ("resume_file", "guide")  # the window's own options
+            if name not in ("resume_file", "guide", "rotate")  # the window's own options
             and ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
         ]
         if given:
             fail(f"--resume takes the game from FILE: drop {', '.join(given)}")
-        _resume(resume_file, guide)
+        _resume(resume_file, guide, rotate)
         return
     try:
         config = load_game_config(board, rules_file, variant, players)
@@ -171,20 +224,20 @@ def play(
     from warlords_sim.gui.controller import GameController, open_recorder
 
     if screenshot is not None:
-        path = screenshot_game(config, policies, seed, Path(screenshot))
+        path = screenshot_game(config, policies, seed, Path(screenshot), rotate=rotate)
         click.echo(f"wrote {path}")
         return
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     rec_path = Path(record) if record else Path(f"warlords-{stamp}.jsonl")
     names = tuple(policies[p].name if p in policies else "human" for p in range(players))
     try:
-        recorder, line = open_recorder(rec_path, config, seed, names)
+        recorder, line = open_recorder(rec_path, config, seed, names, skill=skill)
     except (OSError, ValueError) as e:
         fail(e)
     click.echo(line)
     controller = GameController(config, policies, seed=seed, recorder=recorder)
     try:
-        run(controller, guide=guide)
+        run(controller, guide=guide, rotate=rotate)
         _say_how_to_resume(controller)
     except Exception as e:
         # pyglet's "no display" and "no GL config" errors live in
@@ -194,7 +247,7 @@ def play(
         raise
 
 
-def _resume(path: str, guide: bool = True) -> None:
+def _resume(path: str, guide: bool = True, rotate: bool | None = None) -> None:
     """``play --resume FILE``: continue a crashed game in the window."""
     from warlords_sim.replay import ReplayError, check_model, load_replay
 
@@ -220,7 +273,7 @@ def _resume(path: str, guide: bool = True) -> None:
     except (ReplayError, OSError) as e:
         fail(e)
     click.echo(line)
-    app.run(controller, guide=guide)
+    app.run(controller, guide=guide, rotate=rotate)
     _say_how_to_resume(controller)
 
 

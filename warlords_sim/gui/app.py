@@ -1,7 +1,10 @@
 """The pyglet window: layout, the frame loop, mouse and keys.
 
 The board is drawn in millimetres through the window's view matrix (see
-:mod:`.render`); the side panel and the end screens in pixels (:mod:`.hud`).
+:mod:`.render`), turned so that the castle of the human player to move is at
+the bottom when rotation is on (:mod:`.hotseat`; the mouse is mapped back
+through the same transform); the side panel, the board's labels, the turn
+banner and the end screens are drawn upright in pixels (:mod:`.hud`).
 Each frame (:meth:`PlayWindow.frame`, :data:`FRAME_INTERVAL` apart) feeds the
 elapsed wall-clock time to the controller, whose fixed timestep accumulator
 steps the physics, then brings the layers up to date and redraws only if
@@ -18,11 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import pyglet
-from pyglet.math import Mat4, Vec3
+from pyglet.math import Mat4
 from pyglet.window import key, mouse
 
+from warlords_sim.gui.banner import BannerLayer
 from warlords_sim.gui.controller import GameController, Phase
 from warlords_sim.gui.guide import aim_guide
+from warlords_sim.gui.hotseat import HotSeat, ViewTransform
 from warlords_sim.gui.hud import PANEL_WIDTH, Hud
 from warlords_sim.gui.input import GAIN, PROMPTS, Input
 from warlords_sim.gui.render import BoardLayer, DiceLayer, Overlay, ScoreMarks, seat_rgb
@@ -55,10 +60,19 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         controller: the game flow.
         width, height: initial size in pixels (resizable).
         visible: show the window (False for off-screen screenshots).
+        rotate: turn the view so the human player to move has their castle
+            at the bottom (None: on when two or more players are human, see
+            :class:`~warlords_sim.gui.hotseat.HotSeat`); ``R`` toggles it.
     """
 
     def __init__(
-        self, controller: GameController, width: int = 1200, height: int = 830, visible: bool = True
+        self,
+        controller: GameController,
+        width: int = 1200,
+        height: int = 830,
+        visible: bool = True,
+        *,
+        rotate: bool | None = False,
     ) -> None:
         super().__init__(width, height, caption="Warlords", resizable=True, visible=visible)
         self.set_minimum_size(640, 480)
@@ -72,8 +86,13 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         self.marks = ScoreMarks(board)
         self.overlay = Overlay()
         self.hud = Hud(controller)
+        self.hotseat = HotSeat(controller, rotate)
+        self.hotseat.sync()
+        self.banner = BannerLayer()
         self.mm_scale = 1.0
         self.origin = (0.0, 0.0)
+        #: Board mm <-> window px, turned to :attr:`HotSeat.bottom`.
+        self.transform = ViewTransform(1.0, (0.0, 0.0))
         self.frame_ms: list[float] = []
         #: Frames drawn and shown by :meth:`frame` (the others were skipped).
         self.frames_drawn = 0
@@ -92,17 +111,35 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         extent = b.size_mm + 2 * MARGIN_MM
         self.mm_scale = min(avail, height) / extent
         self.origin = (avail / 2.0, height / 2.0)
-        self.hud.place_board_labels(self.to_px)
+        self.transform = ViewTransform(self.mm_scale, self.origin, self.hotseat.bottom)
+        self.hud.place_board_labels(self.to_px, self.transform.screen_side)
         self._labels_round = self.c.state.round
         self._stale = True
 
     def to_px(self, x: float, y: float) -> tuple[float, float]:
-        """Board mm to window pixels."""
-        return self.origin[0] + x * self.mm_scale, self.origin[1] + y * self.mm_scale
+        """Board mm to window pixels (through the view's turn)."""
+        return self.transform.to_px(x, y)
 
     def to_mm(self, px: float, py: float) -> tuple[float, float]:
-        """Window pixels to board mm."""
-        return (px - self.origin[0]) / self.mm_scale, (py - self.origin[1]) / self.mm_scale
+        """Window pixels to board mm (through the view's turn)."""
+        return self.transform.to_mm(px, py)
+
+    def toggle_rotation(self) -> None:
+        """``R``: turn the view to the player to move, or back to seat 0
+        at the bottom (a drag in progress is dropped: it was aimed on the
+        old view)."""
+        self.c.message = self.hotseat.toggle()
+        if self.input.drag is not None:
+            self.input.drag = None
+            self.c.message += ": flick cancelled"
+        self._sync_view()
+
+    def _sync_view(self) -> None:
+        """Follow the game's turn; lay the board out again if the seat at
+        the bottom changed."""
+        self.hotseat.sync()
+        if self.hotseat.bottom != self.transform.turns:
+            self._layout(self.width, self.height)
 
     def on_resize(self, width: int, height: int) -> None:
         super().on_resize(width, height)
@@ -121,6 +158,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         now = time.perf_counter()
         dt, self._last = now - self._last, now
         self.c.tick(dt)
+        self.hotseat.tick(dt)
 
     def start(self, interval: float = FRAME_INTERVAL) -> None:
         """Schedule :meth:`frame` on pyglet's clock every ``interval`` s
@@ -164,6 +202,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         c = self.c
         s = c.state
         self.input.sync()
+        self._sync_view()
         if s.round != self._labels_round:
             self._layout(self.width, self.height)
         engine = c.world.siege_engine if c.phase is Phase.FLICKING else None
@@ -178,7 +217,11 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
             self.width, self.height, self._prompt(), self._status(), self._speed()
         )
         self._end_screen = end is not None
-        screen = (self.width, self.height, self.origin, self.mm_scale, end)
+        half = c.config.board.half_size_mm * self.mm_scale
+        changed |= self.banner.update(
+            self.hotseat.banner, (self.origin[0], self.origin[1] + 0.35 * half)
+        )
+        screen = (self.width, self.height, self.transform, end)
         if screen != self._screen:
             self._screen = screen
             changed = True
@@ -188,15 +231,14 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         """Draw every layer as :meth:`_prepare` left it into the back buffer."""
         t0 = time.perf_counter()
         self.clear()
-        self.view = Mat4.from_translation(
-            Vec3(self.origin[0], self.origin[1], 0.0)
-        ) @ Mat4.from_scale(Vec3(self.mm_scale, self.mm_scale, 1.0))
+        self.view = Mat4(*self.transform.matrix())
         self.board_layer.draw()
         self.marks.draw()
         self.dice_layer.draw()
         self.overlay.draw()
         self.view = Mat4()
         self.hud.draw(self._end_screen)
+        self.banner.draw()
         self.frame_ms.append((time.perf_counter() - t0) * 1000.0)
         if len(self.frame_ms) > 2000:
             del self.frame_ms[:1000]
@@ -383,6 +425,8 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         name = key_name(symbol)
         if name == "escape" and self.c.phase is Phase.GAME_OVER:
             self.close()
+        elif name == "r":
+            self.toggle_rotation()
         else:
             self.input.key(name)
         return pyglet.event.EVENT_HANDLED
@@ -405,22 +449,36 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
 
 
 def run(
-    controller: GameController, *, width: int = 1200, height: int = 830, guide: bool = True
+    controller: GameController,
+    *,
+    width: int = 1200,
+    height: int = 830,
+    guide: bool = True,
+    rotate: bool | None = None,
 ) -> None:
     """Open the window and play until it is closed; ``guide`` False starts
-    with the aim guide off (G turns it on)."""
-    window = PlayWindow(controller, width, height)
+    with the aim guide off (G turns it on); ``rotate`` turns the view to the
+    human player to move (None: when two or more players are human; R
+    toggles it)."""
+    window = PlayWindow(controller, width, height, rotate=rotate)
     window.input.guide = guide
     window.start()
     pyglet.app.run(None)
 
 
 def screenshot_game(
-    config: Any, bots: dict[int, Any], seed: int, path: Path, *, flicks: int = 9
+    config: Any,
+    bots: dict[int, Any],
+    seed: int,
+    path: Path,
+    *,
+    flicks: int = 9,
+    rotate: bool | None = None,
 ) -> Path:
     """Play ``flicks`` flicks at once (bots for every player), then draw the
     game in progress (a human's slingshot drag, or a bot's flick in the air)
-    and save it as a PNG."""
+    and save it as a PNG; ``rotate`` as for :func:`run` (in hot-seat the
+    turn banner shows, as it does when the turn has just passed)."""
     from warlords_sim.board import Crenelation
     from warlords_sim.bots import make_bot
 
@@ -432,7 +490,7 @@ def screenshot_game(
         if controller.game.over or controller.phase is Phase.INPUT and legal and not legal.pending:
             break
         controller.fast_forward(aim, controller.state.flicks + 1)
-    window = PlayWindow(controller, visible=True)
+    window = PlayWindow(controller, visible=True, rotate=rotate)
     try:
         c = controller
         legal = c.legal()

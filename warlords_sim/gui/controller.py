@@ -72,9 +72,14 @@ class DieView:
 
 
 def open_recorder(
-    path: Path, config: GameConfig, seed: int, bots: tuple[str, ...]
+    path: Path,
+    config: GameConfig,
+    seed: int,
+    bots: tuple[str, ...],
+    skill: float | None = None,
 ) -> tuple[Any | None, str]:
-    """A replay recorder from ``warlords_sim.replay`` if that module exists.
+    """A replay recorder from ``warlords_sim.replay`` if that module exists;
+    ``skill`` is the bots' (recorded so that ``play --resume`` plays them so).
 
     Returns:
         (recorder or None, a line saying where the game is recorded or why not).
@@ -83,7 +88,9 @@ def open_recorder(
         replay = importlib.import_module("warlords_sim.replay")
     except ImportError:
         return None, "warning: warlords_sim.replay is not available; this game is not recorded"
-    rec = replay.Recorder.create(path, config, seed=seed, bots=bots, mode="game", force=False)
+    rec = replay.Recorder.create(
+        path, config, seed=seed, bots=bots, skill=skill, mode="game", force=False
+    )
     return rec, f"recording the game to {path}"
 
 

@@ -9,11 +9,13 @@ from typing import Any
 import pyglet
 from pyglet import shapes
 
+from warlords_sim.bots.policy import Hand
+from warlords_sim.bots.random_bot import RandomBot
 from warlords_sim.gui.controller import GameController, Phase
 from warlords_sim.gui.render import Colour, seat_rgb, shade
 from warlords_sim.plotting import SEAT_COLOUR_NAMES
 
-__all__ = ["COUNTS_HEADER", "PANEL_WIDTH", "PLAY_HELP", "SCORED_LEGEND", "Hud"]
+__all__ = ["COUNTS_HEADER", "PANEL_WIDTH", "PLAY_HELP", "SCORED_LEGEND", "Hud", "bot_label"]
 
 #: Width of the side panel (px).
 PANEL_WIDTH = 330
@@ -28,9 +30,21 @@ SCORED_LEGEND = "dice framed in white count as damage"
 PLAY_HELP = (
     "Mouse: press a die or a launch spot, drag back, release.\n"
     "1-3 area, H/L crenelation, Q/E or wheel: spin, W/X or shift+wheel: strike "
-    "high or low, S: siege engine, D D: decline, G: aim guide, Esc: cancel, F: fast-forward, "
-    "Space: continue."
+    "high or low, S: siege engine, D D: decline, G: aim guide, R: turn the view, Esc: cancel, "
+    "F: fast-forward, Space: continue."
 )
+
+
+def bot_label(policy: object) -> str:
+    """What the panel says under a bot's row: "aim bot, skill 0.7" for a
+    bot with a hand (:class:`~warlords_sim.bots.policy.Hand`), "random bot"
+    for the random bot (its flicks are random: no skill), else nothing."""
+    hand = getattr(policy, "hand", None)
+    if isinstance(hand, Hand):
+        return f"{getattr(policy, 'name', '?')} bot, skill {hand.skill:g}"
+    if isinstance(policy, RandomBot):
+        return "random bot"
+    return ""
 
 
 def _put(obj: Any, name: str, value: Any) -> bool:
@@ -97,6 +111,8 @@ class Hud:
         self.rows = [
             _Text(self.batch, 9, bold=True, mono=True) for _ in range(self.c.config.players)
         ]
+        #: Under each bot's row: which bot and its skill (see :func:`bot_label`).
+        self.bot_tags = [_Text(self.batch, 9) for _ in range(self.c.config.players)]
         self.swatches = [
             shapes.Rectangle(0, 0, 12, 12, (0, 0, 0), batch=self.batch)
             for _ in range(self.c.config.players)
@@ -136,6 +152,7 @@ class Hud:
             self.turn,
             self.header,
             *self.rows,
+            *self.bot_tags,
             self.legend,
             self.prompt,
             self.message,
@@ -145,10 +162,16 @@ class Hud:
             self.speed,
         ]
 
-    def place_board_labels(self, to_px: Callable[[float, float], tuple[float, float]]) -> None:
+    def place_board_labels(
+        self,
+        to_px: Callable[[float, float], tuple[float, float]],
+        side: Callable[[int], int] | None = None,
+    ) -> None:
         """Castle names (with this round's damage, see
         :meth:`update_castle_labels`) beside the castles and area numbers at
-        the launch spots."""
+        the launch spots; ``side(seat)`` says on which side of the window a
+        castle is drawn (0 bottom, 1 left, 2 top, 3 right; default: its
+        seat), so each name runs along its side and reads upright."""
         for _, _, lb in self.board_labels:
             lb.delete()
         self.board_labels = []
@@ -164,7 +187,7 @@ class Hud:
                 my = (area.high.y + area.low.y) / 2.0 + oy * 10.0
                 self._board_label(to_px, mx, my, str(area.area), 9, (60, 50, 36, 170), 0)
             d = half + 14.0
-            rot = (0, -90, 0, 90)[seat]
+            rot = (0, -90, 0, 90)[seat if side is None else side(seat)]
             self._board_label(
                 to_px, -ox * d, -oy * d, "", 11, (*shade(seat_rgb(seat), -0.3), 255), rot
             )
@@ -259,6 +282,8 @@ class Hud:
             mark = ">" if p == s.active and c.phase is not Phase.GAME_OVER else " "
             text = f"{mark}P{p} {sup:>6} {live:>7} {court:>9} {out:>3} {dmg[p]:>6}"
             y -= row.set(text, x + 16, y) + 3
+            tag = bot_label(c.bots[p]) if p in c.bots else ""
+            y -= self.bot_tags[p].set(tag, x + 44, y + 1) + (3 if tag else 0)
         y -= self.legend.set(SCORED_LEGEND, x + 16, y - 2) + 12
         y -= self.prompt.set(prompt, x, y) + 6
         if c.message:
