@@ -5,7 +5,20 @@ from __future__ import annotations
 import math
 
 import pytest
-from rules_helpers import BOARD, MOAT, OPEN, OPEN2, RING, game, land, phys, place, supply_flick
+from rules_helpers import (
+    BOARD,
+    COURTYARD,
+    GATEWAY,
+    MOAT,
+    OPEN,
+    OPEN2,
+    RING,
+    game,
+    land,
+    phys,
+    place,
+    supply_flick,
+)
 
 from warlords_sim.physics.types import LaunchKind
 from warlords_sim.rules import (
@@ -124,6 +137,30 @@ def test_a_turned_spy_may_not_land_with_a_corner_on_a_die() -> None:
     pose = phys(g).pose(0)
     assert (pose.x, pose.y) == (60.0, 150.0)
     assert pose.angle == pytest.approx(math.pi / 4.0)
+
+
+@pytest.mark.parametrize("where", ["courtyard", "gateway"])
+def test_a_spy_set_in_a_castle_is_placed_as_a_landing_is(where: str) -> None:
+    """Saved case (issue 12): with ``spy_into_castle = true`` a Spy set in a
+    courtyard or gateway stayed "in play" on the board: the round did not end
+    although it was the player's last die in play, and a gateway Spy stayed
+    in the gateway until some later flick. A Spy's move now goes through the
+    landing's bookkeeping: it counts in the courtyard (a gateway Spy moved to
+    the back of it) and, being P0's last die in play, ends the round, whose
+    damage counts it."""
+    g = game(2, spy_into_castle=True, dice_per_player=1)
+    supply_flick(g, land(*OPEN, 3))  # P0's only die: a Spy on the board
+    seat = g.state.seats[1]  # P1's castle
+    x, y = (COURTYARD if where == "courtyard" else GATEWAY)[seat]
+    out = g.apply(SpyMove(0, x, y))
+    record = out.round_ended
+    assert record is not None and record.out_player == 0, out
+    assert record.ended_by == "no_dice"
+    assert (0, seat, 3) in record.courtyard
+    assert record.damage[1] == 3
+    assert out.placement is not None and out.placement.scored == (0,)
+    if where == "gateway":
+        assert out.placement.gateway_moves == (0,)
 
 
 def test_sapper_pulls_any_pin() -> None:

@@ -27,8 +27,8 @@ from warlords_sim.gui.describe import Before, narrate, player_text
 from warlords_sim.physics.types import DiePose, FlickResult, RegionKind
 from warlords_sim.physics.world import TIMESTEP, World
 from warlords_sim.plotting import SEAT_COLOUR_NAMES
-from warlords_sim.rules.actions import Action, SiegeShot
-from warlords_sim.rules.engine import Game, Launch, Outcome
+from warlords_sim.rules.actions import Action, RingPinMove, SapperPull, SiegeShot, SpyMove
+from warlords_sim.rules.engine import Game, Launch, Outcome, use_ability
 from warlords_sim.rules.errors import IllegalActionError
 from warlords_sim.rules.game import DieState, GameConfig, GameState, Location, RoundRecord
 from warlords_sim.rules.legal import Legal
@@ -284,6 +284,10 @@ class GameController:
 
     def _start(self, action: Action) -> bool:
         before = Before.of(self.state)
+        # an ability may end the round (a Spy set in a courtyard): keep a copy
+        # to draw its last state (a few ms; abilities are rare)
+        ability = isinstance(action, SpyMove | SapperPull | RingPinMove)
+        pre = self.state.copy() if ability else None
         try:
             begun = self.game.begin(action)
         except IllegalActionError as e:
@@ -295,6 +299,13 @@ class GameController:
         if isinstance(begun, Outcome):
             self._tell(before, begun)
             self._record(action, begun)
+            if begun.round_ended is not None and pre is not None:
+                # an ability ended the round: draw its last state, the
+                # ability carried out on the copy taken before it
+                assert isinstance(action, SpyMove | SapperPull | RingPinMove)  # with pre
+                use_ability(pre, action)
+                self.final = pre
+                self.frozen = self._views(pre)
             self._after(begun)
             return True
         self.launch = begun

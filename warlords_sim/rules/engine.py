@@ -40,7 +40,7 @@ from warlords_sim.rules.game import (
 )
 from warlords_sim.rules.legal import Legal, check_start, legal_actions
 from warlords_sim.rules.physics_port import Physics, make_world
-from warlords_sim.rules.resolve import Placement, place_dice
+from warlords_sim.rules.resolve import Placement, place_after_move, place_dice
 from warlords_sim.rules.rounds import end_round, new_game
 
 __all__ = ["Game", "Launch", "Outcome", "apply", "begin", "finish"]
@@ -115,6 +115,21 @@ def _count(
         counts.final_die_end = any(state.config.owner(d) == out for d in placement.eliminated)
 
 
+def use_ability(state: GameState, action: SpyMove | SapperPull | RingPinMove) -> Placement:
+    """Carry out a checked ability (the Spy set down, a pin pulled or a ring
+    pin moved) and place every die after it as after a landing
+    (:func:`~warlords_sim.rules.resolve.place_after_move`). The turn and the
+    round are left to the caller (:func:`apply`); the window calls it on a
+    copy to draw the last state of a round an ability ended."""
+    if isinstance(action, SpyMove):
+        abilities.move_spy(state, action.die, action.x, action.y)
+    elif isinstance(action, SapperPull):
+        abilities.pull_pin(state, action.hole)
+    else:
+        abilities.move_ring_pin(state, action.from_hole, action.to_hole)
+    return place_after_move(state)
+
+
 def apply(state: GameState, action: Action) -> Outcome:
     """Apply ``action`` to ``state`` (mutated) and say what happened.
 
@@ -128,14 +143,16 @@ def apply(state: GameState, action: Action) -> Outcome:
         _end_turn(state)
         return Outcome(action, player)
     if isinstance(action, SpyMove | SapperPull | RingPinMove):
-        if isinstance(action, SpyMove):
-            abilities.move_spy(state, action.die, action.x, action.y)
-        elif isinstance(action, SapperPull):
-            abilities.pull_pin(state, action.hole)
-        else:
-            abilities.move_ring_pin(state, action.from_hole, action.to_hole)
+        placement = use_ability(state, action)
+        out = _out_player(state)
+        if out is not None:  # "The round ends immediately when one player no longer
+            # has any dice in play" (a Spy set in a courtyard may be the last)
+            record = end_round(state, "no_dice", out)
+            if not state.over:
+                _start_turn(state, state.first_player)
+            return Outcome(action, player, None, placement, None, record, state.over)
         _end_turn(state)
-        return Outcome(action, player)
+        return Outcome(action, player, None, placement)
     assert isinstance(action, SupplyFlick | BoardFlick | SiegeShot)
     result = run_flick(state, action, siege)
     return _settle(state, action, player, result)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from warlords_sim.physics.types import DiePose, EventKind, FlickResult, LaunchKind, RegionKind
 from warlords_sim.rules.game import GameState, Location
 
-__all__ = ["Placement", "place_dice"]
+__all__ = ["Placement", "place_after_move", "place_dice"]
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,46 @@ def _to_back_of_courtyard(state: GameState, die: int, seat: int) -> DiePose:
     return phys.pose(die)
 
 
+def _place(
+    state: GameState, die: int, pose: DiePose, gate: list[int], eliminated: list[int]
+) -> None:
+    """Where ``die``, at rest at ``pose``, now is: a courtyard, the board, or
+    off it; a die entirely inside a gateway is moved to the back of its
+    courtyard first (noted in ``gate``)."""
+    d = state.dice[die]
+    if pose.region.kind is RegionKind.GATEWAY and pose.region.seat is not None:
+        pose = _to_back_of_courtyard(state, die, pose.region.seat)
+        gate.append(die)
+    d.pose = pose
+    if pose.region.kind is RegionKind.COURTYARD:
+        d.location = Location.COURTYARD
+    elif pose.region.kind is RegionKind.OFF_BOARD:
+        state.physics.remove_die(die)
+        d.pose = None
+        d.location = Location.ELIMINATED
+        eliminated.append(die)
+    else:
+        d.location = Location.BOARD
+
+
+def place_after_move(state: GameState) -> Placement:
+    """Update every die's place after dice were moved by an ability (a Spy
+    set down, a pin pulled or moved: what stood on or leaned against it has
+    settled), with the same bookkeeping as a flick's landing: a Spy set in a
+    courtyard counts there and is no longer in play, one set in a gateway is
+    moved to the back of the courtyard."""
+    gate: list[int] = []
+    eliminated: list[int] = []
+    phys = state.physics
+    for die in sorted(phys.dice):
+        if state.dice[die].location in (Location.BOARD, Location.COURTYARD):
+            _place(state, die, phys.pose(die), gate, eliminated)
+    for i in eliminated:
+        state.eliminated[state.config.owner(i)] += 1
+    scored = tuple(sorted(i for i in phys.dice if state.dice[i].location is Location.COURTYARD))
+    return Placement(tuple(eliminated), (), tuple(gate), scored)
+
+
 def place_dice(state: GameState, result: FlickResult) -> Placement:
     """Update every die's place from ``result`` (and the physics)."""
     hr = state.config.house_rules
@@ -87,20 +127,7 @@ def place_dice(state: GameState, result: FlickResult) -> Placement:
             d.location = Location.ELIMINATED
             eliminated.append(die)
     for die, pose in result.poses.items():
-        d = state.dice[die]
-        if pose.region.kind is RegionKind.GATEWAY and pose.region.seat is not None:
-            pose = _to_back_of_courtyard(state, die, pose.region.seat)
-            gate.append(die)
-        d.pose = pose
-        if pose.region.kind is RegionKind.COURTYARD:
-            d.location = Location.COURTYARD
-        elif pose.region.kind is RegionKind.OFF_BOARD:
-            state.physics.remove_die(die)
-            d.pose = None
-            d.location = Location.ELIMINATED
-            eliminated.append(die)
-        else:
-            d.location = Location.BOARD
+        _place(state, die, pose, gate, eliminated)
     # the active player's final die returns to the castle instead of ending the round
     active = state.active
     own_out = [i for i in eliminated if state.config.owner(i) == active]
