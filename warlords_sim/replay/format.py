@@ -54,6 +54,7 @@ READS = (1, 2)
 
 Digest = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
 Vec = tuple[float, float]
+Seat = Annotated[int, msgspec.Meta(ge=0, le=3)]
 
 
 class _S(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -104,7 +105,7 @@ class BoardRef(_S):
 class SandboxSetup(_S):
     """The world of a sandbox replay before its first flick."""
 
-    castle_seats: list[int]
+    castle_seats: Annotated[list[Seat], msgspec.Meta(max_length=4)]
     side_walls: bool
     pins: list[int]  # hole indices, in the order the pins were put in
 
@@ -124,11 +125,11 @@ class Header(_S, tag="header", tag_field="kind", kw_only=True):
     created: str
     mode: Literal["game", "sandbox"]
     board: BoardRef
-    players: int
-    seats: list[int]
-    bots: list[str]
-    skill: float | None = None
-    seed: int | None = None
+    players: Annotated[int, msgspec.Meta(ge=0, le=4)]  # 2..4 in a game, 0 in a sandbox
+    seats: Annotated[list[Seat], msgspec.Meta(max_length=4)]
+    bots: Annotated[list[str], msgspec.Meta(max_length=4)]
+    skill: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)] | None = None
+    seed: Annotated[int, msgspec.Meta(ge=0)] | None = None  # required in a game
     house_rules: HouseRules | None = None
     sandbox: SandboxSetup | None = None
     branch_of: BranchOf | None = None

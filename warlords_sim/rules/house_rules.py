@@ -84,15 +84,22 @@ class HouseRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
     spy_into_castle: bool = False
     max_flicks_per_round: int = 400
 
-    def check(self, where: str = "house rules") -> HouseRules:
+    def check(self, where: str = "house rules", field_prefix: str = "") -> HouseRules:
         """Range checks msgspec's types cannot express; returns ``self``.
+
+        Args:
+            where: the file (and line) the rules come from, first in the message.
+            field_prefix: put before the field's name (``"house_rules."`` in a
+                replay header).
 
         Raises:
             HouseRulesError: naming ``where``, the field and what was expected.
         """
 
         def bad(field: str, expected: str, got: object) -> HouseRulesError:
-            return HouseRulesError(f"{where}: field `{field}`: expected {expected}, got {got!r}")
+            return HouseRulesError(
+                f"{where}: field `{field_prefix}{field}`: expected {expected}, got {got!r}"
+            )
 
         # the named choices (Literal fields), checked here too for rules built in code
         hints = typing.get_type_hints(type(self))
