@@ -27,6 +27,8 @@ from warlords_sim.rules.errors import HouseRulesError
 __all__ = ["HouseRules", "WallVariant", "load_house_rules"]
 
 WallVariant = Literal["standard", "wall1", "wall2"]
+#: Largest house-rules file read, bytes, checked before it is parsed.
+MAX_FILE_BYTES = 65_536
 
 
 class HouseRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -159,12 +161,19 @@ def load_house_rules(path: str | Path) -> HouseRules:
     """Read and validate a house-rules TOML file.
 
     Raises:
-        HouseRulesError: missing or unreadable file, invalid TOML, an unknown
+        HouseRulesError: missing, unreadable or too large (over
+            :data:`MAX_FILE_BYTES`) file, invalid TOML, an unknown
             or mistyped field, a value out of range; the message names the
             file, the field and what was expected.
     """
     p = Path(path)
     try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise HouseRulesError(
+                f"{p}: expected a house-rules file of at most {MAX_FILE_BYTES} bytes "
+                f"(every option fits in 1 kB), got {size}"
+            )
         raw = p.read_bytes()
     except OSError as e:
         raise HouseRulesError(f"{p}: cannot read house rules: {e.strerror or e}") from e
