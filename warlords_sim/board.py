@@ -1029,7 +1029,7 @@ def _explain_msgspec(msg: str, data: object = None) -> str:
     if msg.startswith("Invalid enum value") and where in ("format", "version"):
         expected = "'warlords-board'" if where == "format" else "1"
         got = msg.partition("value ")[2]
-        return f"field {where}: expected {expected}, got {got}"
+        return f"field {where}: expected {expected}, got {_clip(got)}"
     reason = _schema_reason(where) if ", got" not in msg else None
     if reason is not None:
         value = _value_at(data, where)

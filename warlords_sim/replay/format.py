@@ -55,6 +55,9 @@ READS = (1, 2)
 Digest = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
 Vec = tuple[float, float]
 Seat = Annotated[int, msgspec.Meta(ge=0, le=3)]
+Face = Annotated[int, msgspec.Meta(ge=1, le=6)]
+Area = Annotated[int, msgspec.Meta(ge=1, le=3)]
+Index = Annotated[int, msgspec.Meta(ge=0)]  # a die id or a hole index
 
 
 class _S(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -107,7 +110,7 @@ class SandboxSetup(_S):
 
     castle_seats: Annotated[list[Seat], msgspec.Meta(max_length=4)]
     side_walls: bool
-    pins: list[int]  # hole indices, in the order the pins were put in
+    pins: list[Index]  # hole indices, in the order the pins were put in
 
 
 class BranchOf(_S):
@@ -144,41 +147,41 @@ class _A(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, tag_field="ty
 
 
 class SupplyFlickRec(_A, tag="supply_flick"):
-    area: int
+    area: Area
     crenelation: Literal["high", "low"]
     velocity: Vec
     spin: float = 0.0
-    face: int = 1
+    face: Face = 1
     strike_mm: float = 0.0
 
 
 class BoardFlickRec(_A, tag="board_flick"):
-    die: int
+    die: Index
     velocity: Vec
     spin: float = 0.0
     strike_mm: float = 0.0
 
 
 class SiegeShotRec(_A, tag="siege_shot"):
-    die: int
+    die: Index
     velocity: Vec
     spin: float = 0.0
     strike_mm: float = 0.0
 
 
 class SpyMoveRec(_A, tag="spy_move"):
-    die: int
+    die: Index
     x: float
     y: float
 
 
 class SapperPullRec(_A, tag="sapper_pull"):
-    hole: int
+    hole: Index
 
 
 class RingPinMoveRec(_A, tag="ring_pin_move"):
-    from_hole: int
-    to_hole: int
+    from_hole: Index
+    to_hole: Index
 
 
 class DeclineRec(_A, tag="decline"):
@@ -186,14 +189,14 @@ class DeclineRec(_A, tag="decline"):
 
 
 class SandboxFlickRec(_A, tag="flick"):
-    die: int
+    die: Index
     velocity: Vec
     spin: float = 0.0
     strike_mm: float = 0.0
     launch: Literal["table", "low", "high", "siege"] = "table"
     start: Vec | None = None
     height_mm: float = 0.0
-    face: int | None = None
+    face: Face | None = None
     add_at: Vec | None = None
     siege_engine: Vec | None = None
 

@@ -124,7 +124,7 @@ def _explain(msg: str, obj: Any = None) -> str:
         full = f"{where}.{name}" if where else name
         return f"unknown field `{full}`"
     if msg.startswith("Invalid value") and where.endswith("type"):
-        return f"field `{where}`: unknown action type {msg.split(' ', 2)[2]}"
+        return f"field `{where}`: unknown action type {clip(msg.split(' ', 2)[2])}"
     text = msg.replace("`", "")
     text = text[0].lower() + text[1:] if text else text
     # msgspec quotes a bad value whole ("Invalid enum value 'xxx...'"): cut it

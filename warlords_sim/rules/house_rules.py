@@ -148,7 +148,10 @@ def _explain(msg: str) -> str:
         if what.startswith("Invalid enum value"):
             allowed = _allowed(field)
             if allowed:
-                return f"field `{field}`: expected one of {allowed}, got {what.split(' ', 3)[3]}"
+                got = what.split(" ", 3)[3]
+                if len(got) > 40:
+                    got = f"{got[:37]}... ({len(got)} characters)"
+                return f"field `{field}`: expected one of {allowed}, got {got}"
         return f"field `{field}`: {what[0].lower()}{what[1:]}"
     if msg.startswith("Object contains unknown field"):
         name = msg.split("`")[1]
