@@ -12,6 +12,16 @@ Contract
   by -90 degrees per seat.
 * A bad file raises :class:`BoardError` whose message names the file, the
   field and what was expected.
+* Every count and length of the file is bounded before anything is built:
+  the file's size (:data:`MAX_FILE_BYTES`), then each number and list in the
+  msgspec schema (board side :data:`BOARD_SIZE_RANGE_MM`, coordinates within
+  the largest board, heights up to :data:`MAX_HEIGHT_MM`, at most
+  :data:`MAX_CASTLE_PARTS` walls, gateways and side walls, at most
+  :data:`MAX_RING_HOLES` ring holes and :data:`MAX_FIELD_HOLES` field holes;
+  each bound's reason is its ``description`` and is quoted in the error),
+  then the bounds that depend on other fields (die sides
+  :data:`DIE_SIDE_RANGE_MM`, everything within this board, the ring's holes
+  spaced for its pins, launch spots outside the castle).
 
 The rulebook gives no measurements; ``boards/standard.toml`` documents ours.
 """
@@ -21,18 +31,26 @@ from __future__ import annotations
 import hashlib
 import importlib.resources
 import math
+import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
+import msgspec.inspect
 
 __all__ = [
     "BOARDS_DIR",
+    "BOARD_SIZE_RANGE_MM",
     "DIE_SIDE_RANGE_MM",
+    "MAX_CASTLE_PARTS",
+    "MAX_FIELD_HOLES",
+    "MAX_FILE_BYTES",
+    "MAX_HEIGHT_MM",
+    "MAX_RING_HOLES",
     "Board",
     "BoardError",
     "Castle",
@@ -385,18 +403,97 @@ class Board:
 # File schema (msgspec validates types and names the field in its errors)
 # --------------------------------------------------------------------------
 
-Vec2 = tuple[float, float]
-Rect4 = tuple[float, float, float, float]
+#: Largest board side, mm. A flick at the speed limit (2000 mm/s) slides
+#: v^2 / (2 mu g) = 680 mm on the standard table (mu = 0.3): a board over
+#: 5 m is never crossed; under 100 mm no castle of a hand-sized die fits.
+BOARD_SIZE_RANGE_MM = (100.0, 5000.0)
+#: Tallest wall, crenelation, pin or siege engine, mm. The standard's tallest
+#: is 60 mm; a die falling 500 mm lands at 3.1 m/s, 1.6 times the 2 m/s flick
+#: limit the impact coefficients were chosen for.
+MAX_HEIGHT_MM = 500.0
+#: Most walls, gateways or side walls of a castle: the standard has 6, 2 and 2;
+#: each is a physics shape at four seats.
+MAX_CASTLE_PARTS = 64
+#: Most centre-ring holes. Also, so that pins in neighbouring holes do not
+#: overlap, at most pi / asin(pin radius / ring radius): 62 on the standard
+#: ring, which has 12.
+MAX_RING_HOLES = 400
+#: Most field holes: the standard has 52; the rules scan every hole for each
+#: list of legal actions.
+MAX_FIELD_HOLES = 1000
+#: Largest board file read, bytes (the standard is 6 kB; 1000 field holes
+#: take about 20 kB), checked before it is parsed.
+MAX_FILE_BYTES = 1_000_000
+
+_SIDE = BOARD_SIZE_RANGE_MM[1]
+
+
+def _m(description: str, **bounds: Any) -> msgspec.Meta:
+    return msgspec.Meta(description=description, **bounds)
+
+
+# Every number of the file is bounded here, in the schema, so that msgspec
+# refuses it before anything is built; each bound carries its reason (shown
+# in the error). Tighter bounds that depend on other fields (this board's
+# size, the die's size, the ring's radius) are checked in load_board.
+Coord = Annotated[
+    float,
+    _m(
+        f"a coordinate on the largest board (|x|, |y| <= {_SIDE / 2:g} mm; "
+        "checked against this board's size too)",
+        ge=-_SIDE / 2,
+        le=_SIDE / 2,
+    ),
+]
+Length = Annotated[
+    float, _m(f"a positive length no longer than the largest board ({_SIDE:g} mm)", gt=0, le=_SIDE)
+]
+Height = Annotated[
+    float,
+    _m(
+        f"a positive height up to {MAX_HEIGHT_MM:g} mm (a die falling further lands faster "
+        "than the flick speeds the impact model is for; the standard's tallest is 60 mm)",
+        gt=0,
+        le=MAX_HEIGHT_MM,
+    ),
+]
+Vec2 = tuple[Coord, Coord]
+Rect4 = tuple[Coord, Coord, Coord, Coord]
+BoardSize = Annotated[
+    float,
+    _m(
+        f"a board side in [{BOARD_SIZE_RANGE_MM[0]:g}, {_SIDE:g}] mm (a flick at the 2000 mm/s "
+        "limit slides about 680 mm; the standard board is 600 mm)",
+        ge=BOARD_SIZE_RANGE_MM[0],
+        le=_SIDE,
+    ),
+]
+Gravity = Annotated[
+    float,
+    _m("a gravity in [981, 98100] mm/s^2 (0.1 g to 10 g; Earth: 9810)", ge=981.0, le=98100.0),
+]
+Mass = Annotated[
+    float,
+    _m("a mass in (0, 1000] g (a die a finger flicks; the standard is 4.6 g)", gt=0, le=1000.0),
+]
+PinRadius = Annotated[
+    float, _m("a pin radius in [0.5, 50] mm (a peg; the standard is 3 mm)", ge=0.5, le=50.0)
+]
+
+
+def _count(what: str, most: int, least: int = 0) -> msgspec.Meta:
+    return _m(f"{least}..{most} {what}", min_length=least, max_length=most)
 
 
 class _BoardSection(msgspec.Struct, forbid_unknown_fields=True):
-    size_mm: float
-    gravity_mm_s2: float = 9810.0
+    size_mm: BoardSize
+    gravity_mm_s2: Gravity = 9810.0
 
 
 class _DieSection(msgspec.Struct, forbid_unknown_fields=True):
+    # sides and coefficients: checked in load_board (DIE_SIDE_RANGE_MM, _fraction)
     size_mm: float
-    mass_g: float
+    mass_g: Mass
     table_friction: float
     table_static_friction: float
     table_restitution: float
@@ -407,8 +504,8 @@ class _DieSection(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class _PinSection(msgspec.Struct, forbid_unknown_fields=True):
-    radius_mm: float
-    height_mm: float
+    radius_mm: PinRadius
+    height_mm: Height
     friction: float
     restitution: float
 
@@ -420,7 +517,7 @@ class _MaterialSection(msgspec.Struct, forbid_unknown_fields=True):
 
 class _WallSection(msgspec.Struct, forbid_unknown_fields=True):
     rect: Rect4
-    height_mm: float
+    height_mm: Height
 
 
 class _FrontAreaSection(msgspec.Struct, forbid_unknown_fields=True):
@@ -430,42 +527,75 @@ class _FrontAreaSection(msgspec.Struct, forbid_unknown_fields=True):
 
 class _ThreePlayerWallSection(msgspec.Struct, forbid_unknown_fields=True):
     holes: tuple[Vec2, Vec2]
-    thickness_mm: float
-    height_mm: float
+    thickness_mm: Length
+    height_mm: Height
+
+
+_PARTS = (
+    "(the standard castle has 6 walls, 2 gateways and 2 side walls; "
+    "each is a physics shape at four seats)"
+)
 
 
 class _CastleSection(msgspec.Struct, forbid_unknown_fields=True):
-    high_crenelation_mm: float
-    low_crenelation_mm: float
+    high_crenelation_mm: Height
+    low_crenelation_mm: Height
     courtyard: Rect4
-    gateways: list[Rect4]
+    gateways: Annotated[list[Rect4], _count(f"gateways {_PARTS}", MAX_CASTLE_PARTS, 1)]
     moat: Rect4
-    walls: list[_WallSection]
-    front_areas: list[_FrontAreaSection]
+    walls: Annotated[list[_WallSection], _count(f"walls {_PARTS}", MAX_CASTLE_PARTS, 1)]
+    front_areas: Annotated[
+        list[_FrontAreaSection], _count("front areas (the rulebook's three)", 3, 3)
+    ]
     three_player_wall: _ThreePlayerWallSection
-    side_walls: list[_WallSection] = []
-    crenelation_width_mm: float = 20.0
+    side_walls: Annotated[list[_WallSection], _count(f"side walls {_PARTS}", MAX_CASTLE_PARTS)] = []
+    crenelation_width_mm: Length = 20.0
 
 
 class _RingSection(msgspec.Struct, forbid_unknown_fields=True):
-    radius_mm: float
-    holes: int
-    pins_per_seat: int
+    radius_mm: Length
+    holes: Annotated[
+        int,
+        _m(
+            f"a multiple of 4 in 4..{MAX_RING_HOLES} (one pin set-up per seat; the standard "
+            "ring has 12 holes)",
+            ge=4,
+            le=MAX_RING_HOLES,
+            multiple_of=4,
+        ),
+    ]
+    pins_per_seat: Annotated[
+        int,
+        _m(
+            f"1..{MAX_RING_HOLES // 4} (and at most a quarter of the holes)",
+            ge=1,
+            le=MAX_RING_HOLES // 4,
+        ),
+    ]
 
 
 class _SiegeSection(msgspec.Struct, forbid_unknown_fields=True):
-    width_mm: float
-    launch_height_mm: float
+    width_mm: Length
+    launch_height_mm: Height
 
 
 class _FieldSection(msgspec.Struct, forbid_unknown_fields=True):
-    holes: list[Vec2]
+    holes: Annotated[
+        list[Vec2],
+        _count(
+            "holes (the standard board has 52; the rules scan every hole each turn)",
+            MAX_FIELD_HOLES,
+        ),
+    ]
+
+
+_Name = Annotated[str, _m("a name of 1..100 characters", min_length=1, max_length=100)]
 
 
 class _BoardFile(msgspec.Struct, forbid_unknown_fields=True):
     format: Literal["warlords-board"]
     version: Literal[1]
-    name: str
+    name: _Name
     board: _BoardSection
     die: _DieSection
     pin: _PinSection
@@ -474,7 +604,7 @@ class _BoardFile(msgspec.Struct, forbid_unknown_fields=True):
     center_ring: _RingSection
     siege_engine: _SiegeSection
     field: _FieldSection
-    description: str = ""
+    description: Annotated[str, _m("a text of at most 10000 characters", max_length=10_000)] = ""
 
 
 def resolve_board_path(name_or_path: str | Path) -> Path:
@@ -645,6 +775,16 @@ def _check_layout(
                 r = w.rect
                 if r.x0 - h < spot.x < r.x1 + h and r.y0 - h < spot.y < r.y1 + h:
                     raise _err(path, name, "a launch spot whose die clears the castle walls")
+            # a die from the supply starts outside the castle, in front of its wall
+            for part, r in [("courtyard", c.courtyard), *(("gateway", g) for g in c.gateways)]:
+                if r.x0 - h < spot.x < r.x1 + h and r.y0 - h < spot.y < r.y1 + h:
+                    raise _err(
+                        path,
+                        name,
+                        f"a launch spot outside the castle, its die clear of the {part} "
+                        f"{r.as_list()} (a die from the supply starts in front of the wall), "
+                        f"got {[spot.x, spot.y]}",
+                    )
     seen: dict[tuple[float, float], int] = {}
     walls = [w.rect for k in castles for w in k.walls]
     for i, (x, y) in enumerate(holes):
@@ -708,7 +848,15 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
             field and what was expected.
     """
     path = resolve_board_path(name_or_path)
-    raw = path.read_bytes()
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise BoardError(
+                f"{path}: expected a board file of at most {MAX_FILE_BYTES} bytes "
+                f"(the standard board is 6 kB), got {path.stat().st_size}"
+            )
+        raw = path.read_bytes()
+    except OSError as e:
+        raise BoardError(f"{path}: cannot read the board file: {e.strerror or e}") from e
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
@@ -716,7 +864,7 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
     try:
         f = msgspec.convert(data, _BoardFile)
     except msgspec.ValidationError as e:
-        raise BoardError(f"{path}: {_explain_msgspec(str(e))}") from e
+        raise BoardError(f"{path}: {_explain_msgspec(str(e), data)}") from e
 
     size = _positive(path, "board.size_mm", f.board.size_mm)
     g = _positive(path, "board.gravity_mm_s2", f.board.gravity_mm_s2)
@@ -781,8 +929,24 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
     half = size / 2.0
     ring = f.center_ring
     r = _positive(path, "center_ring.radius_mm", ring.radius_mm)
+    if not pin.radius_mm < r < half - pin.radius_mm:
+        raise _err(
+            path,
+            "center_ring.radius_mm",
+            f"a radius between the pin radius ({pin.radius_mm:g} mm) and the board's half side "
+            f"less a pin radius ({half - pin.radius_mm:g} mm), got {r:g}",
+        )
     if ring.holes < 4 or ring.holes % 4:
         raise _err(path, "center_ring.holes", f"a positive multiple of 4, got {ring.holes}")
+    # neighbouring holes 2 r sin(pi / n) apart hold pins 2 * pin radius wide
+    fits = math.floor(math.pi / math.asin(pin.radius_mm / r))
+    if ring.holes > fits:
+        raise _err(
+            path,
+            "center_ring.holes",
+            f"at most {fits} holes on a {r:g} mm ring, so that pins of {pin.radius_mm:g} mm "
+            f"radius in neighbouring holes do not overlap, got {ring.holes}",
+        )
     per_seat = ring.pins_per_seat
     if not 1 <= per_seat <= ring.holes // 4:
         raise _err(path, "center_ring.pins_per_seat", f"1..{ring.holes // 4}, got {per_seat}")
@@ -845,10 +1009,12 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
     )
 
 
-def _explain_msgspec(msg: str) -> str:
+def _explain_msgspec(msg: str, data: object = None) -> str:
     """Turn msgspec's ``Expected `float`, got `str` - at `$.die.size_mm```
     into ``field die.size_mm: expected float, got str`` (no backticks, the
-    expected value spelled out for a fixed string such as ``format``)."""
+    expected value spelled out for a fixed string such as ``format``). A
+    bound of the schema broken (``Expected `int` <= 400``) is told with the
+    bound's reason from the schema and the value ``data`` holds there."""
     where = ""
     if " - at `$" in msg:
         msg, _, at = msg.partition(" - at `$")
@@ -864,9 +1030,62 @@ def _explain_msgspec(msg: str) -> str:
     if msg.startswith("Invalid enum value") and where in ("format", "version"):
         expected = "'warlords-board'" if where == "format" else "1"
         got = msg.partition("value ")[2]
-        return f"field {where}: expected {expected}, got {got}"
+        return f"field {where}: expected {expected}, got {_clip(got)}"
+    reason = _schema_reason(where) if ", got" not in msg else None
+    if reason is not None:
+        value = _value_at(data, where)
+        shown = f"{len(value)} items" if isinstance(value, list) else _clip(repr(value))
+        return f"field {where}: expected {reason}, got {shown}"
     text = (msg[0].lower() + msg[1:]).replace("`", "")
     return f"field {where}: {text}" if where else text
+
+
+def _path_parts(where: str) -> list[str | int]:
+    """``castle.walls[0].rect`` -> ``["castle", "walls", 0, "rect"]``."""
+    parts: list[str | int] = []
+    for name, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", where):
+        parts.append(int(index) if index else name)
+    return parts
+
+
+def _schema_reason(where: str) -> str | None:
+    """The description (the bound and why) the schema gives the field at ``where``."""
+    t: Any = msgspec.inspect.type_info(_BoardFile)
+    reason = None
+    for part in [*_path_parts(where), None]:
+        reason = None
+        while isinstance(t, (msgspec.inspect.Metadata, msgspec.inspect.UnionType)):
+            if isinstance(t, msgspec.inspect.Metadata):
+                desc = (t.extra_json_schema or {}).get("description")
+                reason = desc if isinstance(desc, str) else reason
+                t = t.type
+            else:  # an optional section: the part that is not None
+                t = next(x for x in t.types if not isinstance(x, msgspec.inspect.NoneType))
+        if part is None:
+            break
+        if isinstance(t, msgspec.inspect.StructType) and isinstance(part, str):
+            t = next((f.type for f in t.fields if f.name == part), None)
+        elif isinstance(t, msgspec.inspect.ListType) and isinstance(part, int):
+            t = t.item_type
+        elif isinstance(t, msgspec.inspect.TupleType) and isinstance(part, int):
+            t = t.item_types[part] if part < len(t.item_types) else None
+        else:
+            return None
+    return reason
+
+
+def _value_at(data: object, where: str) -> object:
+    cur = data
+    for part in _path_parts(where):
+        try:
+            cur = cur[part]  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):
+            return "?"
+    return cur
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else f"{text[: limit - 3]}... ({len(text)} characters)"
 
 
 def castle_seats_for(players: int) -> tuple[int, ...]:

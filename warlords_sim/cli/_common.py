@@ -38,6 +38,8 @@ EXIT_USAGE = 2
 #: (module, class name) besides OSError.
 _EXPECTED = (
     ("warlords_sim.board", "BoardError"),
+    ("warlords_sim.rules.errors", "HouseRulesError"),
+    ("warlords_sim.replay.errors", "ReplayError"),
     ("warlords_sim.physics.types", "FlickError"),
     ("warlords_sim.physics.types", "WorldError"),
 )
@@ -47,7 +49,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def expected_errors() -> tuple[type[Exception], ...]:
     """The exceptions that mean "the input is wrong", not "the program is
-    wrong": OSError, BoardError, FlickError and WorldError (those of them
+    wrong": OSError, BoardError, HouseRulesError, ReplayError, FlickError
+    and WorldError (those of them
     whose module is loaded: an exception of a class never imported cannot
     have been raised, and importing the physics to catch one would cost the
     start-up this module avoids)."""
@@ -106,9 +109,15 @@ def load_game_config(
             (the callers turn them into one-line errors).
     """
     from warlords_sim.board import load_board
-    from warlords_sim.rules import GameConfig, HouseRules, load_house_rules
+    from warlords_sim.rules import GameConfig, HouseRules, HouseRulesError, load_house_rules
 
+    the_board = load_board(board)
     rules = load_house_rules(rules_file) if rules_file else HouseRules()
     if variant is not None:
         rules = rules.replace(wall_variant=variant)
-    return GameConfig(load_board(board), players, rules)
+    try:
+        return GameConfig(the_board, players, rules)
+    except ValueError as e:  # the rules do not fit the game (first_player, say)
+        if rules_file:
+            raise HouseRulesError(f"{rules_file}: {e} (--players {players})") from e
+        raise

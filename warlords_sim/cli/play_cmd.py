@@ -137,7 +137,9 @@ def _skill_option(ctx: click.Context, param: click.Parameter, value: str) -> flo
     "--rules", "rules_file", type=click.Path(dir_okay=False), default=None, help="House rules TOML."
 )
 @click.option("--board", default="standard", show_default=True, metavar="NAME|PATH")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seeds the bots.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seeds the bots."
+)
 @click.option(
     "--record",
     type=click.Path(dir_okay=False),

@@ -161,8 +161,9 @@ class Experiment:
             raise ExperimentError(f"--skill: expected a number in [0, 1], got {self.skill}")
         for v in self.variants:
             if not 0 <= v.rules.first_player < self.players:
+                what = v.source if v.source != "built-in" else f"variant {v.name!r}"
                 raise ExperimentError(
-                    f"variant {v.name!r}: house rule first_player = {v.rules.first_player} is "
+                    f"{what}: house rule first_player = {v.rules.first_player} is "
                     f"not a player of a {self.players}-player game"
                 )
 

@@ -54,6 +54,10 @@ READS = (1, 2)
 
 Digest = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
 Vec = tuple[float, float]
+Seat = Annotated[int, msgspec.Meta(ge=0, le=3)]
+Face = Annotated[int, msgspec.Meta(ge=1, le=6)]
+Area = Annotated[int, msgspec.Meta(ge=1, le=3)]
+Index = Annotated[int, msgspec.Meta(ge=0)]  # a die id or a hole index
 
 
 class _S(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -104,9 +108,9 @@ class BoardRef(_S):
 class SandboxSetup(_S):
     """The world of a sandbox replay before its first flick."""
 
-    castle_seats: list[int]
+    castle_seats: Annotated[list[Seat], msgspec.Meta(max_length=4)]
     side_walls: bool
-    pins: list[int]  # hole indices, in the order the pins were put in
+    pins: list[Index]  # hole indices, in the order the pins were put in
 
 
 class BranchOf(_S):
@@ -124,11 +128,11 @@ class Header(_S, tag="header", tag_field="kind", kw_only=True):
     created: str
     mode: Literal["game", "sandbox"]
     board: BoardRef
-    players: int
-    seats: list[int]
-    bots: list[str]
-    skill: float | None = None
-    seed: int | None = None
+    players: Annotated[int, msgspec.Meta(ge=0, le=4)]  # 2..4 in a game, 0 in a sandbox
+    seats: Annotated[list[Seat], msgspec.Meta(max_length=4)]
+    bots: Annotated[list[str], msgspec.Meta(max_length=4)]
+    skill: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)] | None = None
+    seed: Annotated[int, msgspec.Meta(ge=0)] | None = None  # required in a game
     house_rules: HouseRules | None = None
     sandbox: SandboxSetup | None = None
     branch_of: BranchOf | None = None
@@ -143,41 +147,41 @@ class _A(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, tag_field="ty
 
 
 class SupplyFlickRec(_A, tag="supply_flick"):
-    area: int
+    area: Area
     crenelation: Literal["high", "low"]
     velocity: Vec
     spin: float = 0.0
-    face: int = 1
+    face: Face = 1
     strike_mm: float = 0.0
 
 
 class BoardFlickRec(_A, tag="board_flick"):
-    die: int
+    die: Index
     velocity: Vec
     spin: float = 0.0
     strike_mm: float = 0.0
 
 
 class SiegeShotRec(_A, tag="siege_shot"):
-    die: int
+    die: Index
     velocity: Vec
     spin: float = 0.0
     strike_mm: float = 0.0
 
 
 class SpyMoveRec(_A, tag="spy_move"):
-    die: int
+    die: Index
     x: float
     y: float
 
 
 class SapperPullRec(_A, tag="sapper_pull"):
-    hole: int
+    hole: Index
 
 
 class RingPinMoveRec(_A, tag="ring_pin_move"):
-    from_hole: int
-    to_hole: int
+    from_hole: Index
+    to_hole: Index
 
 
 class DeclineRec(_A, tag="decline"):
@@ -185,14 +189,14 @@ class DeclineRec(_A, tag="decline"):
 
 
 class SandboxFlickRec(_A, tag="flick"):
-    die: int
+    die: Index
     velocity: Vec
     spin: float = 0.0
     strike_mm: float = 0.0
     launch: Literal["table", "low", "high", "siege"] = "table"
     start: Vec | None = None
     height_mm: float = 0.0
-    face: int | None = None
+    face: Face | None = None
     add_at: Vec | None = None
     siege_engine: Vec | None = None
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import msgspec
 
+from warlords_sim.bots import BOTS
 from warlords_sim.physics import MODEL_VERSION
 from warlords_sim.replay.errors import ReplayError, clip
 from warlords_sim.replay.format import (
@@ -33,6 +34,7 @@ from warlords_sim.replay.format import (
 )
 from warlords_sim.replay.sandbox import SandboxFlick
 from warlords_sim.rules.actions import Action, action_from_dict
+from warlords_sim.rules.errors import HouseRulesError
 from warlords_sim.rules.physics_port import ENGINES
 
 __all__ = ["Replay", "load_replay", "to_action"]
@@ -106,8 +108,9 @@ def _get(obj: Any, path: str) -> Any:
     return cur
 
 
-def _explain(msg: str) -> str:
-    """msgspec's message as ``field `a.b`: expected ..., got ...``."""
+def _explain(msg: str, obj: Any = None) -> str:
+    """msgspec's message as ``field `a.b`: expected ..., got ...`` (for a
+    broken bound, such as ``expected int >= 0``, the value ``obj`` holds there)."""
     where = ""
     if " - at `$" in msg:
         msg, _, at = msg.partition(" - at `$")
@@ -121,11 +124,19 @@ def _explain(msg: str) -> str:
         full = f"{where}.{name}" if where else name
         return f"unknown field `{full}`"
     if msg.startswith("Invalid value") and where.endswith("type"):
-        return f"field `{where}`: unknown action type {msg.split(' ', 2)[2]}"
+        return f"field `{where}`: unknown action type {clip(msg.split(' ', 2)[2])}"
     text = msg.replace("`", "")
     text = text[0].lower() + text[1:] if text else text
     # msgspec quotes a bad value whole ("Invalid enum value 'xxx...'"): cut it
     text = re.sub(r"'[^']{40,}'", lambda m: clip(m.group(0)), text)
+    if where and ", got" not in text and text.startswith("expected"):
+        try:
+            value = _get(obj, where)
+        except (KeyError, IndexError, TypeError, ValueError):
+            pass
+        else:
+            shown = f"{len(value)} items" if isinstance(value, list) else repr(value)
+            text += f", got {clip(shown)}"
     return f"field `{where}`: {text}" if where else text
 
 
@@ -209,7 +220,7 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
                     )
                 _check_physics_field(obj, version, err)
                 header = msgspec.convert(obj, Header)
-                _check_header(header, err)
+                _check_header(header, obj, err, where)
             elif result is not None:
                 raise err("a line after the result line; expected the file to end")
             elif kind == "action":
@@ -226,7 +237,7 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
             else:
                 raise err(f'field `kind`: expected "action" or "result", got {clip(repr(kind))}')
         except msgspec.ValidationError as e:
-            raise err(_explain(str(e))) from None
+            raise err(_explain(str(e), obj)) from None
         offset += len(raw) + (0 if last_unterminated else 1)
         valid_bytes = offset
         needs_newline = last_unterminated
@@ -248,7 +259,7 @@ def _check_physics_field(obj: dict[str, Any], version: object, err: Any) -> None
         )
 
 
-def _check_header(h: Header, err: Any) -> None:
+def _check_header(h: Header, obj: dict[str, Any], err: Any, where: str) -> None:
     if h.physics is None and h.version >= 2:
         raise err(
             f"missing field `physics` (format version {h.version} records the physics engine "
@@ -269,17 +280,61 @@ def _check_header(h: Header, err: Any) -> None:
     if h.mode == "game":
         if not 2 <= h.players <= 4:
             raise err(f"field `players`: expected 2, 3 or 4, got {h.players}")
+        if len(h.seats) != h.players or len(set(h.seats)) != h.players:
+            raise err(
+                f"field `seats`: expected {h.players} different seats 0..3, one per player "
+                f"(their castles in round 1), got {h.seats}"
+            )
         if len(h.bots) != h.players:
-            raise err(f"field `bots`: expected one name per player ({h.players}), got {h.bots}")
+            raise err(
+                f"field `bots`: expected one name per player ({h.players}), got {clip(h.bots)}"
+            )
+        known = (*BOTS, "human")
+        for p, name in enumerate(h.bots):
+            if name not in known:
+                raise err(
+                    f"field `bots[{p}]`: expected a bot name or 'human' "
+                    f"({', '.join(map(repr, known))}), got {clip(repr(name))}"
+                )
+        if h.seed is None:
+            head = "missing field `seed`" if "seed" not in obj else "field `seed`"
+            raise err(
+                f"{head}: expected the game's seed, an integer >= 0 (the bots draw from it; "
+                f"a game replay records it){'' if 'seed' not in obj else ', got null'}"
+            )
         if h.house_rules is None:
             raise err("missing field `house_rules` (a game replay needs its house rules)")
-    elif h.sandbox is None:
-        raise err("missing field `sandbox` (a sandbox replay needs its set-up)")
+        try:
+            h.house_rules.check(where, field_prefix="house_rules.")
+        except HouseRulesError as e:
+            raise ReplayError(str(e)) from None
+    else:
+        for name, value in (("players", h.players), ("seats", h.seats), ("bots", h.bots)):
+            if value:
+                raise err(
+                    f"field `{name}`: expected {0 if name == 'players' else []} in a sandbox "
+                    f"replay (it has no players), got {clip(value)}"
+                )
+        if h.sandbox is None:
+            raise err("missing field `sandbox` (a sandbox replay needs its set-up)")
+        seats = h.sandbox.castle_seats
+        if len(set(seats)) != len(seats):
+            raise err(f"field `sandbox.castle_seats`: expected different seats 0..3, got {seats}")
 
 
 def _check_action(line: ActionLine, header: Header, expected: int, err: Any) -> None:
     if line.index != expected:
         raise err(f"field `index`: expected {expected} (actions in order), got {line.index}")
+    if header.mode == "game" and not (
+        line.player is not None and 0 <= line.player < header.players
+    ):
+        got = "null" if line.player is None else clip(line.player)
+        raise err(
+            f"field `player`: expected the player who acted, 0..{header.players - 1}, "
+            f"in a game replay, got {got}"
+        )
+    if header.mode == "sandbox" and line.player is not None:
+        raise err(f"field `player`: expected null in a sandbox replay, got {clip(line.player)}")
     is_flick = isinstance(line.action, SandboxFlickRec)
     if header.mode == "game" and is_flick:
         raise err(

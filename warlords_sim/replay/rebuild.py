@@ -16,14 +16,14 @@ import numpy as np
 from warlords_sim.board import Board, BoardError, load_board
 from warlords_sim.bots.policy import Policy
 from warlords_sim.physics import FlickError, World, WorldError
-from warlords_sim.replay.errors import ReplayError
+from warlords_sim.replay.errors import ReplayError, clip
 from warlords_sim.replay.format import ActionLine, DieRec, current_versions
 from warlords_sim.replay.loader import Replay, to_action
 from warlords_sim.replay.model import check_model, verify_engines
 from warlords_sim.replay.sandbox import SandboxFlick, apply_sandbox, sandbox_world
 from warlords_sim.replay.snapshot import Snapshot, digest_of, snapshot
 from warlords_sim.rules.engine import Game
-from warlords_sim.rules.errors import IllegalActionError
+from warlords_sim.rules.errors import HouseRulesError, IllegalActionError
 from warlords_sim.rules.game import GameConfig
 from warlords_sim.rules.house_rules import HouseRules
 from warlords_sim.rules.physics_port import make_world
@@ -157,19 +157,27 @@ def board_for(
         ReplayError: the board cannot be loaded, or its SHA-256 differs and not ``force``.
     """
     ref = replay.header.board
+    where = f"{replay.path}: line 1: field `board.file`"
     if board is None:
         shipped = Path(ref.file).suffix == "" and "/" not in ref.file  # a name from boards/
         if not shipped and not Path(ref.file).is_file():
             raise ReplayError(
-                f"{replay.path}: the replay's board file {ref.file} is not there; "
+                f"{where}: the replay's board file {clip(ref.file)} is not there; "
                 "give --board PATH (its SHA-256 must be " + ref.sha256 + ")"
             )
-        src = ref.file if not shipped else ref.name
         try:
-            board = load_board(src)
+            board = load_board(ref.file)  # the file (or shipped board) it names, never another
         except BoardError as e:
-            raise ReplayError(f"{replay.path}: cannot load the replay's board: {e}") from e
+            raise ReplayError(
+                f"{where}: cannot load the replay's board: {e}; give --board PATH "
+                f"(its SHA-256 must be {ref.sha256})"
+            ) from e
     if board.sha256 == ref.sha256:
+        if board.name != ref.name:
+            raise ReplayError(
+                f"{replay.path}: line 1: field `board.name`: expected {board.name!r} (the name "
+                f"in the board file of that SHA-256), got {clip(repr(ref.name))}"
+            )
         return board, None
     msg = (
         f"{replay.path}: board {board.name!r} ({board.path}) has SHA-256 {board.sha256} "
@@ -183,11 +191,22 @@ def board_for(
 def config_for(replay: Replay, board: Board) -> GameConfig:
     """The game a game replay's header describes."""
     h = replay.header
+    where = f"{replay.path}: line 1"
     try:
-        rules = (h.house_rules or HouseRules()).check(f"{replay.path}: line 1: house_rules")
-        return GameConfig(board, h.players, rules)
+        rules = (h.house_rules or HouseRules()).check(where, field_prefix="house_rules.")
+    except HouseRulesError as e:  # names the file, the line and the field already
+        raise ReplayError(str(e)) from e
+    try:
+        config = GameConfig(board, h.players, rules)
     except ValueError as e:
-        raise ReplayError(f"{replay.path}: line 1: {e}") from e
+        raise ReplayError(f"{where}: {e}") from e
+    seats = list(config.seats_for_round(0))
+    if h.seats != seats:
+        raise ReplayError(
+            f"{where}: field `seats`: expected {seats} (the castles of a {h.players}-player "
+            f"game's first round under its house rules), got {h.seats}"
+        )
+    return config
 
 
 class Replayer:
@@ -228,7 +247,10 @@ class Replayer:
             self.game = Game(config_for(replay, self.board), make_world(self.board, physics.engine))
         else:
             assert h.sandbox is not None
-            self.world = sandbox_world(self.board, h.sandbox)
+            try:
+                self.world = sandbox_world(self.board, h.sandbox)
+            except (FlickError, WorldError) as e:
+                raise ReplayError(f"{replay.path}: line 1: field `sandbox`: {e}") from e
         self.policies = list(policies) if policies is not None else None
         players = max(h.players, 1)
         seed = h.seed if h.seed is not None else 0

@@ -27,6 +27,8 @@ from warlords_sim.rules.errors import HouseRulesError
 __all__ = ["HouseRules", "WallVariant", "load_house_rules"]
 
 WallVariant = Literal["standard", "wall1", "wall2"]
+#: Largest house-rules file read, bytes, checked before it is parsed.
+MAX_FILE_BYTES = 65_536
 
 
 class HouseRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -84,15 +86,22 @@ class HouseRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
     spy_into_castle: bool = False
     max_flicks_per_round: int = 400
 
-    def check(self, where: str = "house rules") -> HouseRules:
+    def check(self, where: str = "house rules", field_prefix: str = "") -> HouseRules:
         """Range checks msgspec's types cannot express; returns ``self``.
+
+        Args:
+            where: the file (and line) the rules come from, first in the message.
+            field_prefix: put before the field's name (``"house_rules."`` in a
+                replay header).
 
         Raises:
             HouseRulesError: naming ``where``, the field and what was expected.
         """
 
         def bad(field: str, expected: str, got: object) -> HouseRulesError:
-            return HouseRulesError(f"{where}: field `{field}`: expected {expected}, got {got!r}")
+            return HouseRulesError(
+                f"{where}: field `{field_prefix}{field}`: expected {expected}, got {got!r}"
+            )
 
         # the named choices (Literal fields), checked here too for rules built in code
         hints = typing.get_type_hints(type(self))
@@ -139,7 +148,10 @@ def _explain(msg: str) -> str:
         if what.startswith("Invalid enum value"):
             allowed = _allowed(field)
             if allowed:
-                return f"field `{field}`: expected one of {allowed}, got {what.split(' ', 3)[3]}"
+                got = what.split(" ", 3)[3]
+                if len(got) > 40:
+                    got = f"{got[:37]}... ({len(got)} characters)"
+                return f"field `{field}`: expected one of {allowed}, got {got}"
         return f"field `{field}`: {what[0].lower()}{what[1:]}"
     if msg.startswith("Object contains unknown field"):
         name = msg.split("`")[1]
@@ -152,12 +164,19 @@ def load_house_rules(path: str | Path) -> HouseRules:
     """Read and validate a house-rules TOML file.
 
     Raises:
-        HouseRulesError: missing or unreadable file, invalid TOML, an unknown
+        HouseRulesError: missing, unreadable or too large (over
+            :data:`MAX_FILE_BYTES`) file, invalid TOML, an unknown
             or mistyped field, a value out of range; the message names the
             file, the field and what was expected.
     """
     p = Path(path)
     try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise HouseRulesError(
+                f"{p}: expected a house-rules file of at most {MAX_FILE_BYTES} bytes "
+                f"(every option fits in 1 kB), got {size}"
+            )
         raw = p.read_bytes()
     except OSError as e:
         raise HouseRulesError(f"{p}: cannot read house rules: {e.strerror or e}") from e
