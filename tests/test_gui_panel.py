@@ -151,6 +151,25 @@ def _first_round_end_with_a_gateway_die(path: Path) -> tuple[int, dict[int, Any]
     raise AssertionError(f"{path.name}: no round ends with a die in a gateway")
 
 
+def _seed_ending_a_round_in_a_gateway() -> int:
+    """The first seed (of 40) whose 4-player aim-bot game ends a round with a
+    die in a gateway (found by playing; any change of the rules or physics
+    may move it)."""
+    config = GameConfig(BOARD, 4)
+    found: list[int] = []
+
+    def note(state: Any, outcome: Any) -> None:
+        pl = outcome.placement
+        if outcome.round_ended is not None and pl is not None and pl.gateway_moves:
+            found.append(1)
+
+    for seed in range(40):
+        play_game(config, [make_bot("aim", 0.7) for _ in range(4)], seed, on_outcome=note)
+        if found:
+            return seed
+    raise AssertionError("no round ended with a die in a gateway in 40 games")
+
+
 def _record_4p_game(path: Path, seed: int) -> None:
     """Record a 4-player game of aim bots (skill 0.7) to ``path``."""
     config = GameConfig(BOARD, 4)
@@ -174,7 +193,7 @@ def test_round_over_screen_draws_a_gateway_die_at_the_back_of_the_courtyard(
     from warlords_sim.gui.watch import WatchWindow
 
     path = tmp_path / "gateway.jsonl"
-    _record_4p_game(path, seed=4)  # aim bots: round 1 ends with a die in a gateway
+    _record_4p_game(path, seed=_seed_ending_a_round_in_a_gateway())
     rep = load_replay(path)
     k, stopped = _first_round_end_with_a_gateway_die(path)
     c = ReplayController(rep)

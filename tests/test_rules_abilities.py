@@ -186,6 +186,30 @@ def test_general_flicks_a_second_die_not_itself() -> None:
     assert g.state.turn_dice == []
 
 
+@pytest.mark.parametrize("chain", ["rulebook", "last_general_only"])
+def test_a_chain_of_generals(chain: str) -> None:
+    """Issue 12: die A lands 6 (General), the second die B lands 6 too. Under
+    the rulebook's reading ("The die showing the 6 can not be flicked a
+    second time") A may not be the third flick; house rule
+    ``general_chain = "last_general_only"`` bars only B (the old behaviour)."""
+    g = game(2, general_chain=chain)
+    supply_flick(g, land(*OPEN, 6))  # A = die 0
+    out = supply_flick(g, land(*OPEN2, 6))  # B = die 1, another General
+    assert out.pending is not None and out.pending.die == 1
+    legal = g.legal_actions()
+    with pytest.raises(err.WrongDieError, match="6"):
+        g.apply(BoardFlick(1, V))
+    if chain == "rulebook":
+        assert 0 not in legal.board_dice
+        with pytest.raises(err.WrongDieError, match="6"):
+            g.apply(BoardFlick(0, V))
+    else:
+        assert 0 in legal.board_dice
+        phys(g).push(land(100.0, 40.0, 2))
+        g.apply(BoardFlick(0, V))
+        assert g.state.active == 1
+
+
 def test_board_flick_without_face_change_earns_no_ability() -> None:
     """ "A die that is flicked from the board ... that does not change its face
     value is not allowed to use the special ability of its facing"."""

@@ -64,6 +64,11 @@ class HouseRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
             over a wall without first touching the board returns to its owner's
             supply ("eliminate": it is eliminated like any other).
         spy_into_castle: [False] a Spy may not be placed in a courtyard or gateway.
+        general_chain: ["rulebook"] "The die showing the 6 can not be flicked
+            a second time" (General): under a General's ability no die
+            flicked this turn that shows a 6 may be flicked again, so in a
+            chain (A lands 6, B lands 6) A stays put; "last_general_only"
+            bars only the die whose 6 gave the ability now pending.
         max_flicks_per_round: [400] a safety cap: the round ends after this many
             flicks (``ended_by = "flick_limit"``); bots never reach it in practice.
     """
@@ -84,6 +89,7 @@ class HouseRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
     three_player_walled_seat: int = 3
     unlanded_wall_exit: Literal["return", "eliminate"] = "return"
     spy_into_castle: bool = False
+    general_chain: Literal["rulebook", "last_general_only"] = "rulebook"
     max_flicks_per_round: int = 400
 
     def check(self, where: str = "house rules", field_prefix: str = "") -> HouseRules:

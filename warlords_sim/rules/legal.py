@@ -162,8 +162,9 @@ def legal_actions(state: GameState) -> Legal:
         board_dice = flickable(state, p)
         siege = doubles(state, p)
         if pend is not None:
-            board_dice = [i for i in board_dice if i != pend.die]
-            siege = [i for i in siege if i != pend.die]
+            barred = generals_flicked(state)
+            board_dice = [i for i in board_dice if i not in barred]
+            siege = [i for i in siege if i not in barred]
     elif pend.kind is PendingKind.SCOUT:
         board_dice = [pend.die] if pend.die in flickable(state, p) else []
         siege = [pend.die] if pend.die in doubles(state, p) else []
@@ -211,6 +212,21 @@ def _check_own_die(state: GameState, die: int) -> None:
             f"die {die} belongs to player {d.owner}; players can never flick dice "
             f"belonging to other players"
         )
+
+
+def generals_flicked(state: GameState) -> set[int]:
+    """Dice a pending General's second flick may not use: "The die showing
+    the 6 can not be flicked a second time" (rulebook, Die Abilities). Under
+    house rule ``general_chain = "rulebook"`` every die flicked this turn
+    that shows a 6; under ``"last_general_only"`` the pending General only."""
+    pend = state.pending
+    barred = {pend.die} if pend is not None else set()
+    if state.config.house_rules.general_chain == "rulebook":
+        for i in state.turn_dice:
+            pose = state.dice[i].pose
+            if pose is not None and pose.face == 6:
+                barred.add(i)
+    return barred
 
 
 def check_spy_spot(state: GameState, die: int, x: float, y: float) -> None:
@@ -333,7 +349,11 @@ def check_start(state: GameState, action: Action) -> SiegeStart | None:
         _check_own_die(state, action.die)
         if pend is not None and kind is PendingKind.SCOUT and action.die != pend.die:
             raise err.WrongDieError(f"the Scout's second flick must be of die {pend.die}")
-        if pend is not None and kind is PendingKind.GENERAL and action.die == pend.die:
+        if (
+            pend is not None
+            and kind is PendingKind.GENERAL
+            and action.die in generals_flicked(state)
+        ):
             raise err.WrongDieError("the die showing the 6 can not be flicked a second time")
         if action.die not in flickable(state, state.active):
             loc = state.dice[action.die].location.value
