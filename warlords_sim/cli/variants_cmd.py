@@ -7,6 +7,7 @@ import json
 import click
 
 from warlords_sim.cli._common import fail
+from warlords_sim.cli._signals import sigterm_as_interrupt
 
 __all__ = ["variants"]
 
@@ -31,7 +32,11 @@ installed) or --dask local (a LocalCluster of --workers processes).
 \b
 --out DIR keeps DIR/games.csv (one row per game, appended as games
 finish), DIR/summary.json, DIR/damage.png and DIR/eliminations.png. Ctrl-C
-stops cleanly and keeps the finished games; the same command again resumes.
+or SIGTERM (kill, timeout, a job scheduler) stops cleanly: the games in
+hand are finished, every finished game is kept, summary.json is written
+from them, and the exit status is 130 (Ctrl-C) or 143 (SIGTERM); the same
+command again resumes. If this process is killed outright (kill -9), its
+worker processes notice and exit within a second.
 
 \b
 Examples:
@@ -82,6 +87,14 @@ Examples:
     help="Run the games on a dask.distributed scheduler, or on a LocalCluster.",
 )
 @click.option(
+    "--dask-timeout",
+    type=click.FloatRange(min=0.0, min_open=True),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds a --dask scheduler address gets to connect and answer.",
+)
+@click.option(
     "--out",
     type=click.Path(file_okay=False),
     default=None,
@@ -99,6 +112,7 @@ def variants(
     seed: int,
     workers: int | None,
     dask: str | None,
+    dask_timeout: float,
     out: str | None,
     as_json: bool,
 ) -> None:
@@ -126,7 +140,14 @@ def variants(
             skill=skill,
             seed=seed,
         )
-        result = run_experiment(exp, out, workers=workers, dask=dask, progress=True)
+        with sigterm_as_interrupt() as stop:
+            try:
+                result = run_experiment(
+                    exp, out, workers=workers, dask=dask, dask_timeout=dask_timeout, progress=True
+                )
+            except KeyboardInterrupt:  # before the games started, or while summarizing
+                click.echo(f"interrupted by {stop.name} before the run could finish", err=True)
+                raise click.exceptions.Exit(stop.exit_status) from None
     except (ExperimentError, HouseRulesError, OSError) as e:
         fail(e)
 
@@ -144,8 +165,8 @@ def variants(
         total = games * len(exp.variants)
         where = f" in {result.files[0]}" if result.files else ""
         click.echo(
-            f"interrupted: {done} of {total} games finished and kept{where}"
+            f"interrupted by {stop.name}: {done} of {total} games finished and kept{where}"
             + ("; run the same command again to resume" if out else ""),
             err=True,
         )
-        raise click.exceptions.Exit(130)
+        raise click.exceptions.Exit(stop.exit_status)

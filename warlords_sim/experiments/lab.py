@@ -22,7 +22,7 @@ from typing import Any
 from rich.console import Console
 
 from warlords_sim.experiments.report import write_summary
-from warlords_sim.experiments.runner import connect_dask, run_games
+from warlords_sim.experiments.runner import DASK_TIMEOUT, connect_dask, run_games
 from warlords_sim.experiments.specs import Experiment
 from warlords_sim.experiments.store import GameStore, read_rows
 from warlords_sim.experiments.worker import Row
@@ -107,19 +107,23 @@ def run_experiment(
     workers: int | None = None,
     dask: str | None = None,
     client: Any = None,
+    dask_timeout: float = DASK_TIMEOUT,
     progress: bool = False,
     console: Console | None = None,
     plots: bool = True,
 ) -> ExperimentResult:
     """Play the experiment's missing games, then summarize (and, with ``out``,
     write ``summary.json`` and the plots). Ctrl-C stops it cleanly: the
-    finished games are kept and the result says ``interrupted`` (no plots).
+    finished games are kept and the result says ``interrupted`` (no plots);
+    ``summary.json`` is still written, from the games kept. (The command line
+    turns SIGTERM into the same KeyboardInterrupt.)
 
     Args:
         exp: the experiment.
         out: the directory of games.csv, experiment.json, summary.json and the
             plots; running again with it resumes. None: games kept in memory.
         workers, dask, client: where games run (:func:`.runner.run_games`).
+        dask_timeout: seconds a scheduler address gets to connect and answer.
         progress: show a progress bar with an ETA on ``console`` (default stderr).
         plots: write the PNG plots (with ``out``).
 
@@ -132,7 +136,7 @@ def run_experiment(
     cluster = None
     own = dask is not None and client is None
     if dask is not None and client is None:  # connect first: a bad address fails at once
-        client, cluster = connect_dask(dask, workers)
+        client, cluster = connect_dask(dask, workers, dask_timeout)
     try:
         return _run(exp, out, workers, client, progress, console, plots)
     finally:

@@ -4,25 +4,60 @@
 gets a plain row back (:func:`~.worker.play`); ``on_row`` is called in this
 process for every finished game, in the order games finish. Ctrl-C
 (KeyboardInterrupt) stops it cleanly: games not started are cancelled, the
-local workers finish the game in hand (their rows are still delivered), and
-the KeyboardInterrupt is raised again for the caller.
+local workers finish the game in hand (their rows are still delivered; a
+worker is given its next game only when it is free, so there is at most
+one game per worker to wait for), and the KeyboardInterrupt is raised again
+for the caller. (Turning SIGTERM into the same KeyboardInterrupt is the
+command line's job: a library does not install signal handlers.)
+
+Local workers never outlive this process: each one watches its parent's
+sentinel (:func:`multiprocessing.parent_process`, a pipe end on POSIX, the
+process handle on Windows) in a daemon thread and exits at once when the
+parent is gone, however it ended (``kill -9`` included); the stdlib's
+workers would otherwise wait on their call queue forever (CPython issue
+111873), and keep the multiprocessing resource tracker alive with them.
+
+A dask scheduler address is checked before a ``Client`` is made: within
+``timeout`` seconds the peer must answer distributed's handshake and say it
+is a ``Scheduler``. A ``Client`` alone waits for the handshake without any
+bound (a peer that accepts and stays silent hangs it) and reads an HTTP
+server's answer as a message length of exabytes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import multiprocessing
 import os
 import signal
 import socket
+import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from typing import Any
 
 from warlords_sim.experiments.specs import ExperimentError, GameSpec
 from warlords_sim.experiments.worker import Row, play
 
-__all__ = ["GameFailedError", "connect_dask", "default_workers", "run_games"]
+__all__ = [
+    "DASK_TIMEOUT",
+    "GameFailedError",
+    "connect_dask",
+    "default_workers",
+    "run_games",
+]
+
+#: Seconds a scheduler address gets to connect and answer (``--dask-timeout``).
+DASK_TIMEOUT = 10.0
+#: Exit status of a local worker whose parent process is gone.
+ORPHAN_EXIT = 70
 
 
 class GameFailedError(RuntimeError):
@@ -44,9 +79,20 @@ def _failed(spec: GameSpec, e: BaseException) -> GameFailedError:
     )
 
 
-def _ignore_sigint() -> None:
-    """Local workers leave Ctrl-C to the main process, which stops them cleanly."""
+def _exit_with_parent(parent: multiprocessing.process.BaseProcess) -> None:
+    parent.join()  # returns when the parent's sentinel closes: the parent is gone
+    os._exit(ORPHAN_EXIT)  # no clean-up: nobody is left to take the game in hand
+
+
+def _worker_init() -> None:
+    """In each local worker: leave Ctrl-C to the main process (which stops
+    the workers cleanly), and exit as soon as the main process is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(
+            target=_exit_with_parent, args=(parent,), name="parent-watch", daemon=True
+        ).start()
 
 
 def _run_here(specs: Sequence[GameSpec], on_row: Callable[[Row], None]) -> None:
@@ -60,8 +106,8 @@ def _run_here(specs: Sequence[GameSpec], on_row: Callable[[Row], None]) -> None:
 
 def _run_pool(specs: Sequence[GameSpec], on_row: Callable[[Row], None], workers: int) -> None:
     ctx = multiprocessing.get_context("spawn")  # no fork of a threaded process
-    ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_ignore_sigint)
-    todo: dict[Future[Row], GameSpec] = {ex.submit(play, s): s for s in specs}
+    ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init)
+    todo: dict[Future[Row], GameSpec] = {}
 
     def deliver(done: set[Future[Row]]) -> None:
         for f in done:
@@ -73,10 +119,21 @@ def _run_pool(specs: Sequence[GameSpec], on_row: Callable[[Row], None], workers:
                 raise _failed(spec, e) from e
             on_row(f.result())
 
-    try:
+    waiting = iter(specs)
+
+    def top_up() -> None:
+        # one game per worker in flight: the executor hands a worker's next
+        # game over before it is started, and such a game cannot be cancelled
+        # (with all submitted at once, an interrupt waited for 2 to 5 more games)
+        while len(todo) < workers and (spec := next(waiting, None)) is not None:
+            todo[ex.submit(play, spec)] = spec
+
+    try:  # the first submit starts the workers: an interrupt then stops them too
+        top_up()
         while todo:
             done, _ = wait(list(todo), return_when=FIRST_COMPLETED)
             deliver(done)
+            top_up()
     except KeyboardInterrupt:
         ex.shutdown(wait=True, cancel_futures=True)  # the games in hand finish
         # keep the finished games; a worker still starting up when the
@@ -100,34 +157,105 @@ def _distributed() -> Any:
         ) from e
 
 
-def _probe(address: str) -> None:
-    """Fail fast, with a clear message, on a malformed or closed tcp address
-    (a Client that fails to connect retries for its whole timeout and then
-    hangs again while being garbage-collected)."""
+def _one_line(e: BaseException, limit: int = 160) -> str:
+    text = " ".join(str(e).split())
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
+
+
+async def _identity(address: str, timeout: float, connection_args: dict[str, Any]) -> Any:
+    """What the peer at ``address`` says it is (distributed's ``identity`` op)."""
+    comm = await importlib.import_module("distributed.comm").connect(
+        address, timeout=timeout, **connection_args
+    )
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        return await comm.read()
+    finally:
+        comm.abort()
+
+
+def _ask_identity(address: str, timeout: float, connection_args: dict[str, Any]) -> Any:
+    """:func:`_identity` within ``timeout`` seconds in all, on an event loop of
+    its own (in a thread: the caller may be running one, as Jupyter does)."""
+    coro = asyncio.wait_for(_identity(address, timeout, connection_args), timeout)
+    with ThreadPoolExecutor(1, thread_name_prefix="dask-probe") as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Fail within ``timeout`` seconds, with one clear line, unless ``address``
+    is a dask scheduler that answers.
+
+    Raises:
+        ExperimentError: a malformed address, nothing listening, no answer in
+            time, a peer that does not speak distributed's protocol, or a
+            dask worker rather than a scheduler.
+    """
+    dd = _distributed()
     addressing = importlib.import_module("distributed.comm.addressing")
     try:
         scheme, loc = addressing.parse_address(address)
-        if scheme != "tcp":
-            return
-        host, port = addressing.parse_host_port(loc, 8786)
+        importlib.import_module("distributed.comm.registry").get_backend(scheme)
+        if scheme == "tcp":
+            host, port = addressing.parse_host_port(loc, 8786)
     except (ValueError, TypeError) as e:
         raise ExperimentError(f"--dask: {address!r} is not a scheduler address: {e}") from e
+    if scheme == "tcp":  # a closed port fails at once (distributed retries it until timeout)
+        try:
+            socket.create_connection((host, port), timeout=timeout).close()
+        except OSError as e:
+            raise ExperimentError(
+                f"--dask: cannot reach a dask scheduler at {address}: {e.strerror or e}"
+            ) from e
+    args = dd.Security().get_connection_args("client")
+    if scheme in ("tls", "wss") and args.get("ssl_context") is None:
+        raise ExperimentError(
+            f"--dask: {address}: no TLS settings (distributed.comm.tls in the dask configuration)"
+        )
     try:
-        socket.create_connection((host, port), timeout=5.0).close()
+        ident = _ask_identity(address, timeout, args)
+    except TimeoutError as e:
+        raise ExperimentError(
+            f"--dask: no dask scheduler answered at {address} within {timeout:g} s"
+        ) from e
     except OSError as e:
         raise ExperimentError(
-            f"--dask: cannot reach a dask scheduler at {address}: {e.strerror or e}"
+            f"--dask: cannot reach a dask scheduler at {address}: {_one_line(e)}"
         ) from e
+    except Exception as e:  # whatever a peer that is not dask sends (MemoryError too)
+        raise ExperimentError(
+            f"--dask: {address} is not a dask scheduler (no dask handshake: {_one_line(e)})"
+        ) from e
+    kind = ident.get("type") if isinstance(ident, dict) else None
+    if kind != "Scheduler":
+        raise ExperimentError(
+            f"--dask: {address} is not a dask scheduler ("
+            + (f"it is a dask {kind})" if kind else "it gave no identity)")
+        )
 
 
-def connect_dask(address: str, workers: int | None = None) -> tuple[Any, Any]:
+def connect_dask(
+    address: str, workers: int | None = None, timeout: float = DASK_TIMEOUT
+) -> tuple[Any, Any]:
     """A ``distributed.Client`` for ``address`` (``"local"``: a new LocalCluster
     of ``workers`` single-threaded processes, default all cores) and the
     cluster it started (None for an address). Close both when done.
 
+    Args:
+        address: ``"local"`` or a scheduler address (``tcp://host:8786``).
+        workers: the LocalCluster's worker processes.
+        timeout: seconds (> 0) a scheduler address gets to connect and answer.
+
     Raises:
-        ExperimentError: no distributed package, or the scheduler unreachable.
+        ExperimentError: no distributed package, a bad timeout, or no
+            scheduler answering at ``address`` within ``timeout``.
     """
+    if not timeout > 0 or timeout == float("inf"):
+        raise ExperimentError(
+            f"--dask-timeout: expected a positive number of seconds, got {timeout}"
+        )
     workers = default_workers() if workers is None else workers
     dd = _distributed()
     if address == "local":
@@ -135,9 +263,9 @@ def connect_dask(address: str, workers: int | None = None) -> tuple[Any, Any]:
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
         )
         return dd.Client(cluster), cluster
-    _probe(address)
+    _probe(address, timeout)
     try:
-        return dd.Client(address, timeout="10s"), None
+        return dd.Client(address, timeout=timeout), None
     except (OSError, TimeoutError, ValueError) as e:
         raise ExperimentError(f"--dask: cannot reach a dask scheduler at {address}: {e}") from e
 
@@ -164,6 +292,7 @@ def run_games(
     workers: int | None = None,
     dask: str | None = None,
     client: Any = None,
+    dask_timeout: float = DASK_TIMEOUT,
 ) -> None:
     """Play every spec and call ``on_row`` with each finished game's row.
 
@@ -175,6 +304,7 @@ def run_games(
         dask: ``"local"`` to start a LocalCluster, or a scheduler address
             (``tcp://host:8786``) to send the games to.
         client: an existing ``distributed.Client`` to use instead.
+        dask_timeout: seconds a scheduler address gets to connect and answer.
 
     Raises:
         ExperimentError: workers < 1, no dask, or the scheduler unreachable.
@@ -190,7 +320,7 @@ def run_games(
         _run_dask(specs, on_row, client)
         return
     if dask is not None:
-        the_client, cluster = connect_dask(dask, n)
+        the_client, cluster = connect_dask(dask, n, dask_timeout)
         try:
             _run_dask(specs, on_row, the_client)
         finally:
