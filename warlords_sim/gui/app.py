@@ -26,6 +26,7 @@ from warlords_sim.gui.guide import aim_guide
 from warlords_sim.gui.hud import PANEL_WIDTH, Hud
 from warlords_sim.gui.input import GAIN, PROMPTS, Input
 from warlords_sim.gui.render import BoardLayer, DiceLayer, Overlay, ScoreMarks, seat_rgb
+from warlords_sim.gui.sound import ImpactSounds
 from warlords_sim.physics.world import MAX_FLICK_SPEED
 from warlords_sim.rules.game import PendingKind
 
@@ -55,10 +56,16 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         controller: the game flow.
         width, height: initial size in pixels (resizable).
         visible: show the window (False for off-screen screenshots).
+        mute: start without impact sounds (M turns them on; see :mod:`.sound`).
     """
 
     def __init__(
-        self, controller: GameController, width: int = 1200, height: int = 830, visible: bool = True
+        self,
+        controller: GameController,
+        width: int = 1200,
+        height: int = 830,
+        visible: bool = True,
+        mute: bool = False,
     ) -> None:
         super().__init__(width, height, caption="Warlords", resizable=True, visible=visible)
         self.set_minimum_size(640, 480)
@@ -72,6 +79,11 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         self.marks = ScoreMarks(board)
         self.overlay = Overlay()
         self.hud = Hud(controller)
+        #: Impact sounds from the physics events (silent without a device).
+        self.sound = ImpactSounds(muted=mute)
+        self.sound.skip(controller.world.events)
+        if not mute:
+            self.sound.open()
         self.mm_scale = 1.0
         self.origin = (0.0, 0.0)
         self.frame_ms: list[float] = []
@@ -139,6 +151,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         self.update()
         if self.context is None:  # closed by a key in the update
             return False
+        self.sound.poll(self.c.world.events, time.perf_counter())
         self.switch_to()
         if not (self._prepare() or self._stale):
             return False
@@ -155,6 +168,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
 
     def close(self) -> None:
         self.stop()
+        self.sound.close()
         super().close()
 
     def _prepare(self) -> bool:
@@ -170,7 +184,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         side = c.round_record.side_walls if c.round_record is not None else s.side_walls
         changed = self.board_layer.update(c.config.castle_seats(), side, c.world.pins, engine)
         dice = c.dice()
-        changed |= self.dice_layer.update(dice)
+        changed |= self.dice_layer.update(dice, None if c.frozen is not None else c.world.time)
         changed |= self.marks.update(dice, c.scored_dice())
         changed |= self._build_overlay()
         end = self.hud.end_screen(self.width, self.height)
@@ -383,9 +397,19 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         name = key_name(symbol)
         if name == "escape" and self.c.phase is Phase.GAME_OVER:
             self.close()
+        elif name == "m":
+            self.toggle_sound()
         else:
             self.input.key(name)
         return pyglet.event.EVENT_HANDLED
+
+    def toggle_sound(self) -> None:
+        """M: impact sounds off or on, said in the panel."""
+        muted = self.sound.toggle()
+        text = "sound off (M)" if muted else "sound on (M)"
+        if not muted and not self.sound.device:
+            text += ": " + (self.sound.why or "no audio device")
+        self.c.message = text
 
     # ------------------------------------------------------------ output
 
@@ -405,11 +429,17 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
 
 
 def run(
-    controller: GameController, *, width: int = 1200, height: int = 830, guide: bool = True
+    controller: GameController,
+    *,
+    width: int = 1200,
+    height: int = 830,
+    guide: bool = True,
+    mute: bool = False,
 ) -> None:
     """Open the window and play until it is closed; ``guide`` False starts
-    with the aim guide off (G turns it on)."""
-    window = PlayWindow(controller, width, height)
+    with the aim guide off (G turns it on), ``mute`` without impact sounds
+    (M turns them on)."""
+    window = PlayWindow(controller, width, height, mute=mute)
     window.input.guide = guide
     window.start()
     pyglet.app.run(None)
@@ -432,7 +462,7 @@ def screenshot_game(
         if controller.game.over or controller.phase is Phase.INPUT and legal and not legal.pending:
             break
         controller.fast_forward(aim, controller.state.flicks + 1)
-    window = PlayWindow(controller, visible=True)
+    window = PlayWindow(controller, visible=True, mute=True)
     try:
         c = controller
         legal = c.legal()
