@@ -288,7 +288,7 @@ def test_no_guide_option_starts_with_the_guide_off(
     from warlords_sim.gui import app
 
     seen: list[bool] = []
-    monkeypatch.setattr(app, "run", lambda controller, guide=True: seen.append(guide))
+    monkeypatch.setattr(app, "run", lambda controller, guide=True, **_: seen.append(guide))
     for extra in (["--no-guide"], []):
         out = tmp_path / f"game{len(seen)}.jsonl"
         res = CliRunner().invoke(main, ["play", "--bots", "all", "--record", str(out), *extra])

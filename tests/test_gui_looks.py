@@ -101,20 +101,20 @@ def test_a_turning_die_shows_its_spin_and_a_still_one_costs_no_redraw(window: An
     pose = {"die": 3, "seat": 0, "x": 10.0, "y": 20.0, "face": 5, "height": 8.0}
     assert layer.update([DieView(angle=0.0, **pose)], t=1.0)
     (sprite,) = layer._sprites.values()
-    assert not sprite.head.visible  # one look: no spin measured yet
+    assert not sprite.marked  # one look: no spin measured yet
     assert layer.update([DieView(angle=0.5, **pose)], t=1.05)  # 10 rad/s counter-clockwise
-    assert abs(sprite.spin - 10.0) < 1e-9 and sprite.head.visible and sprite.tail.visible
+    assert abs(sprite.spin - 10.0) < 1e-9 and sprite.marked and sprite.head.color[3] > 0
     head_ccw = sprite.head.rotation
     layer.update([DieView(angle=0.0, **pose)], t=1.10)  # -10 rad/s: the head on the other side
     assert sprite.spin < -SPIN_SHOWN and sprite.head.rotation != head_ccw
     # it stops: the mark goes, once; then nothing changes and nothing is redrawn
     assert layer.update([DieView(angle=0.0, **pose)], t=1.15)
-    assert not sprite.head.visible and not sprite.tail.visible
+    assert not sprite.marked and sprite.head.color[3] == sprite.tail.color[3] == 0
     assert not layer.update([DieView(angle=0.0, **pose)], t=1.20)
     assert not layer.update([DieView(angle=0.0, **pose)], t=None)
     # barely turning (below SPIN_SHOWN): no mark
     layer.update([DieView(angle=0.05, **pose)], t=1.25)
-    assert not sprite.head.visible
+    assert not sprite.marked
 
 
 _NO_DEVICE_GAME = """

@@ -232,8 +232,9 @@ class _DieSprite:
         self.pips = [
             shapes.Circle(0, 0, 1.0, 8, (0, 0, 0), batch=batch, group=g2) for _ in range(6)
         ]
-        # the arcs are made once and only moved and turned (an arc's shape
-        # is recomputed in Python on any other change: 10x dearer)
+        # the arcs are made once and only moved, turned and (un)coloured,
+        # never hidden: an arc's shape is recomputed in Python on any other
+        # change (showing it too), about 10x dearer
         r = size * 0.82
         self.tail = shapes.Arc(
             0,
@@ -259,7 +260,8 @@ class _DieSprite:
             batch=batch,
             group=g0,
         )
-        self.tail.visible = self.head.visible = False
+        #: Whether the spin mark shows.
+        self.marked = False
         #: Spin (rad/s, counter-clockwise positive) as last measured.
         self.spin = 0.0
         self._t: float | None = None
@@ -276,19 +278,24 @@ class _DieSprite:
             self._last = None
             self._t = None
             self.spin = 0.0
-            self.tail.visible = self.head.visible = False
+            self._unmark()
         else:
             self._face = 0
+
+    def _unmark(self) -> bool:
+        """Hide the spin mark (transparent); returns whether it showed."""
+        if not self.marked:
+            return False
+        self.marked = False
+        self.head.color = self.tail.color = (0, 0, 0, 0)
+        return True
 
     def _spin_mark(self, d: DieView, t: float | None) -> bool:
         """Measure the spin from the angle turned since the last time ``t``
         (s of simulated time) and place the mark; returns whether it changed."""
         if t is None:
             self._t = None
-            if self.head.visible:
-                self.tail.visible = self.head.visible = False
-                return True
-            return False
+            return self._unmark()
         if self._t is None or t < self._t:
             self._t, self._angle = t, d.angle
             return False
@@ -299,10 +306,7 @@ class _DieSprite:
         self._t, self._angle = t, d.angle
         shown = abs(self.spin) >= SPIN_SHOWN
         if not shown:
-            if self.head.visible:
-                self.tail.visible = self.head.visible = False
-                return True
-            return False
+            return self._unmark()
         heading = math.degrees(d.angle) + 45.0  # a corner of the square
         ccw = self.spin > 0.0
         # an arc from start s counter-clockwise: rotation is clockwise degrees
@@ -310,12 +314,8 @@ class _DieSprite:
         tail0 = head0 - _SPIN_TAIL_DEG if ccw else heading + _SPIN_HEAD_DEG
         a = int(110 + 140 * min(1.0, abs(self.spin) / SPIN_FULL))
         colour = (25, 25, 25, a)
+        self.marked = True
         for arc, start in ((self.head, head0), (self.tail, tail0)):
-            if not arc.visible:
-                # showing recomputes the vertices, less the rotation (which
-                # the shader applies again): show it unturned, then turn it
-                arc.rotation = 0.0
-                arc.visible = True
             arc.position = (d.x, d.y)
             arc.rotation = -start
             if arc.color != colour:
