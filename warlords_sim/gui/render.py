@@ -232,34 +232,12 @@ class _DieSprite:
         self.pips = [
             shapes.Circle(0, 0, 1.0, 8, (0, 0, 0), batch=batch, group=g2) for _ in range(6)
         ]
-        # the arcs are made once and only moved, turned and (un)coloured,
-        # never hidden: an arc's shape is recomputed in Python on any other
-        # change (showing it too), about 10x dearer
-        r = size * 0.82
-        self.tail = shapes.Arc(
-            0,
-            0,
-            r,
-            10,
-            _SPIN_TAIL_DEG,
-            0.0,
-            thickness=1.1,
-            color=(0, 0, 0, 0),
-            batch=batch,
-            group=g0,
-        )
-        self.head = shapes.Arc(
-            0,
-            0,
-            r,
-            5,
-            _SPIN_HEAD_DEG,
-            0.0,
-            thickness=2.4,
-            color=(0, 0, 0, 0),
-            batch=batch,
-            group=g0,
-        )
+        # the spin mark's arcs are made when the die first spins, then only
+        # moved, turned and (un)coloured, never hidden: an arc's shape is
+        # recomputed in Python on any other change (showing it too)
+        self._arc_place = (size * 0.82, batch, g0)
+        self.head: Any = None
+        self.tail: Any = None
         #: Whether the spin mark shows.
         self.marked = False
         #: Spin (rad/s, counter-clockwise positive) as last measured.
@@ -290,6 +268,15 @@ class _DieSprite:
         self.head.color = self.tail.color = (0, 0, 0, 0)
         return True
 
+    def _make_arcs(self) -> None:
+        r, batch, group = self._arc_place
+        self.head, self.tail = (
+            shapes.Arc(
+                0, 0, r, n, span, 0.0, thickness=w, color=(0, 0, 0, 0), batch=batch, group=group
+            )
+            for n, span, w in ((3, _SPIN_HEAD_DEG, 2.4), (6, _SPIN_TAIL_DEG, 1.1))
+        )
+
     def _spin_mark(self, d: DieView, t: float | None) -> bool:
         """Measure the spin from the angle turned since the last time ``t``
         (s of simulated time) and place the mark; returns whether it changed."""
@@ -312,8 +299,10 @@ class _DieSprite:
         # an arc from start s counter-clockwise: rotation is clockwise degrees
         head0 = heading - _SPIN_HEAD_DEG if ccw else heading
         tail0 = head0 - _SPIN_TAIL_DEG if ccw else heading + _SPIN_HEAD_DEG
-        a = int(110 + 140 * min(1.0, abs(self.spin) / SPIN_FULL))
+        a = 110 + 20 * round(7 * min(1.0, abs(self.spin) / SPIN_FULL))  # 8 steps
         colour = (25, 25, 25, a)
+        if self.head is None:
+            self._make_arcs()
         self.marked = True
         for arc, start in ((self.head, head0), (self.tail, tail0)):
             arc.position = (d.x, d.y)
