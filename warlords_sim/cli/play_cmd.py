@@ -27,14 +27,14 @@ _HELP = """Play Warlords in a window: 2 to 4 players, hot-seat humans and bots.
 
 \b
 Flick: press on one of your dice (or a launch spot of your castle: the
-filled dot is the high crenelation, the hollow one the low), drag back like
-a slingshot and release. The arrow shows direction and power (capped at
+triangle by a merlon is the high crenelation, the hollow square by a notch
+the low), drag back like a slingshot and release. The arrow shows direction and power (capped at
 2000 mm/s); the dashed aim guide runs to the first wall, pin, die or edge
 in the way (G or --no-guide: off). The drag goes on outside the window and a
 release there flicks; Esc or the right button cancels. Keys: 1-3 front area,
 H/L crenelation, Q/E or the wheel spin, S siege engine (with doubles), D D
-decline an ability (Esc keeps it), R turn the view, F fast-forward, Space
-continue after a round.
+decline an ability (Esc keeps it), R turn the view, F fast-forward, M sound
+off/on (--mute: start without), Space continue after a round.
 
 \b
 Players are numbered 0.. in turn order; P0 sits at the bottom. --bots lists
@@ -169,6 +169,12 @@ def _skill_option(ctx: click.Context, param: click.Parameter, value: str) -> flo
     "off otherwise]",
 )
 @click.option(
+    "--mute",
+    is_flag=True,
+    default=False,
+    help="Start without the impact sounds (M turns them on in the window).",
+)
+@click.option(
     "--screenshot",
     type=click.Path(dir_okay=False),
     default=None,
@@ -189,6 +195,7 @@ def play(
     screenshot: str | None,
     guide: bool,
     rotate: bool | None,
+    mute: bool,
 ) -> None:
     from warlords_sim.board import BoardError
     from warlords_sim.bots import make_bot
@@ -198,12 +205,12 @@ def play(
         given = [
             "--" + name.replace("_text", "").replace("_file", "").replace("_", "-")
             for name in ctx.params
-            if name not in ("resume_file", "guide", "rotate")  # the window's own options
+            if name not in ("resume_file", "guide", "rotate", "mute")  # the window's own options
             and ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
         ]
         if given:
             fail(f"--resume takes the game from FILE: drop {', '.join(given)}")
-        _resume(resume_file, guide, rotate)
+        _resume(resume_file, guide, rotate, mute)
         return
     try:
         config = load_game_config(board, rules_file, variant, players)
@@ -239,7 +246,7 @@ def play(
     click.echo(line)
     controller = GameController(config, policies, seed=seed, recorder=recorder)
     try:
-        run(controller, guide=guide, rotate=rotate)
+        run(controller, guide=guide, rotate=rotate, mute=mute)
         _say_how_to_resume(controller)
     except Exception as e:
         # pyglet's "no display" and "no GL config" errors live in
@@ -249,7 +256,7 @@ def play(
         raise
 
 
-def _resume(path: str, guide: bool = True, rotate: bool | None = None) -> None:
+def _resume(path: str, guide: bool = True, rotate: bool | None = None, mute: bool = False) -> None:
     """``play --resume FILE``: continue a crashed game in the window."""
     from warlords_sim.replay import ReplayError, check_model, load_replay
 
@@ -275,7 +282,7 @@ def _resume(path: str, guide: bool = True, rotate: bool | None = None) -> None:
     except (ReplayError, OSError) as e:
         fail(e)
     click.echo(line)
-    app.run(controller, guide=guide, rotate=rotate)
+    app.run(controller, guide=guide, rotate=rotate, mute=mute)
     _say_how_to_resume(controller)
 
 

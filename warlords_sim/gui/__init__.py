@@ -5,7 +5,10 @@ imports pyglet.
   frame through the rules' ``begin``/``finish``, log, replay), no pyglet;
 * :mod:`.input` - mouse and keys to actions (slingshot flicks, ability
   choices), no pyglet;
-* :mod:`.render` - the board and dice as pyglet shapes in millimetres;
+* :mod:`.render` - the board and dice as pyglet shapes in millimetres
+  (:mod:`.castles`: the crenelations and launch-spot markers);
+* :mod:`.sound` - impact sounds from the physics events (pyglet.media,
+  imported only when sound is on);
 * :mod:`.hud` - the side panel and the end screens;
 * :mod:`.app` - the window, its frame loop and event handlers.
 

@@ -31,6 +31,7 @@ from warlords_sim.gui.hotseat import HotSeat, ViewTransform
 from warlords_sim.gui.hud import PANEL_WIDTH, Hud
 from warlords_sim.gui.input import GAIN, PROMPTS, Input
 from warlords_sim.gui.render import BoardLayer, DiceLayer, Overlay, ScoreMarks, seat_rgb
+from warlords_sim.gui.sound import ImpactSounds
 from warlords_sim.physics.world import MAX_FLICK_SPEED
 from warlords_sim.rules.game import PendingKind
 
@@ -63,6 +64,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         rotate: turn the view so the human player to move has their castle
             at the bottom (None: on when two or more players are human, see
             :class:`~warlords_sim.gui.hotseat.HotSeat`); ``R`` toggles it.
+        mute: start without impact sounds (M turns them on; see :mod:`.sound`).
     """
 
     def __init__(
@@ -73,6 +75,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         visible: bool = True,
         *,
         rotate: bool | None = False,
+        mute: bool = False,
     ) -> None:
         super().__init__(width, height, caption="Warlords", resizable=True, visible=visible)
         self.set_minimum_size(640, 480)
@@ -89,6 +92,11 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         self.hotseat = HotSeat(controller, rotate)
         self.hotseat.sync()
         self.banner = BannerLayer()
+        #: Impact sounds from the physics events (silent without a device).
+        self.sound = ImpactSounds(muted=mute)
+        self.sound.skip(controller.world.events)
+        if not mute:
+            self.sound.open()
         self.mm_scale = 1.0
         self.origin = (0.0, 0.0)
         #: Board mm <-> window px, turned to :attr:`HotSeat.bottom`.
@@ -177,6 +185,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         self.update()
         if self.context is None:  # closed by a key in the update
             return False
+        self.sound.poll(self.c.world.events, time.perf_counter())
         self.switch_to()
         if not (self._prepare() or self._stale):
             return False
@@ -193,6 +202,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
 
     def close(self) -> None:
         self.stop()
+        self.sound.close()
         super().close()
 
     def _prepare(self) -> bool:
@@ -209,7 +219,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         side = c.round_record.side_walls if c.round_record is not None else s.side_walls
         changed = self.board_layer.update(c.config.castle_seats(), side, c.world.pins, engine)
         dice = c.dice()
-        changed |= self.dice_layer.update(dice)
+        changed |= self.dice_layer.update(dice, None if c.frozen is not None else c.world.time)
         changed |= self.marks.update(dice, c.scored_dice())
         changed |= self._build_overlay()
         end = self.hud.end_screen(self.width, self.height)
@@ -427,9 +437,19 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
             self.close()
         elif name == "r":
             self.toggle_rotation()
+        elif name == "m":
+            self.toggle_sound()
         else:
             self.input.key(name)
         return pyglet.event.EVENT_HANDLED
+
+    def toggle_sound(self) -> None:
+        """M: impact sounds off or on, said in the panel."""
+        muted = self.sound.toggle()
+        text = "sound off (M)" if muted else "sound on (M)"
+        if not muted and not self.sound.device:
+            text += ": " + (self.sound.why or "no audio device")
+        self.c.message = text
 
     # ------------------------------------------------------------ output
 
@@ -455,12 +475,13 @@ def run(
     height: int = 830,
     guide: bool = True,
     rotate: bool | None = None,
+    mute: bool = False,
 ) -> None:
     """Open the window and play until it is closed; ``guide`` False starts
     with the aim guide off (G turns it on); ``rotate`` turns the view to the
     human player to move (None: when two or more players are human; R
-    toggles it)."""
-    window = PlayWindow(controller, width, height, rotate=rotate)
+    toggles it); ``mute`` starts without impact sounds (M turns them on)."""
+    window = PlayWindow(controller, width, height, rotate=rotate, mute=mute)
     window.input.guide = guide
     window.start()
     pyglet.app.run(None)
@@ -490,7 +511,7 @@ def screenshot_game(
         if controller.game.over or controller.phase is Phase.INPUT and legal and not legal.pending:
             break
         controller.fast_forward(aim, controller.state.flicks + 1)
-    window = PlayWindow(controller, visible=True, rotate=rotate)
+    window = PlayWindow(controller, visible=True, rotate=rotate, mute=True)
     try:
         c = controller
         legal = c.legal()

@@ -15,7 +15,8 @@ from typing import Any
 import pyglet
 from pyglet import shapes
 
-from warlords_sim.board import Board, Crenelation, Rect, closed_seats
+from warlords_sim.board import Board, Rect, closed_seats
+from warlords_sim.gui.castles import crenelation_shapes
 from warlords_sim.gui.controller import DieView
 from warlords_sim.plotting import SEAT_COLOURS
 
@@ -120,6 +121,8 @@ class BoardLayer:
         bg = pyglet.graphics.Group(order=0)
         fg = pyglet.graphics.Group(order=1)
         top = pyglet.graphics.Group(order=2)
+        crenel = pyglet.graphics.Group(order=3)  # over the walls
+        marks = pyglet.graphics.Group(order=4)
         edge = rgb(_BOARD_EDGE)
         full = b.size_mm + 6
         for x, y, w, h in (  # a 3 mm frame as four strips: no full-board overdraw
@@ -150,14 +153,7 @@ class BoardLayer:
                 out.append(_rect(gate, shade(colour, 0.55), bt, fg))
             for wall in castle.walls:
                 out.append(_rect(wall.rect, shade(colour, -0.45), bt, top))
-            for area in castle.front_areas:
-                for cren in (Crenelation.HIGH, Crenelation.LOW):
-                    s = area.spot(cren)
-                    out.append(shapes.Circle(s.x, s.y, 3.2, 16, rgb(_TEXT), batch=bt, group=top))
-                    if cren is Crenelation.LOW:
-                        out.append(
-                            shapes.Circle(s.x, s.y, 2.2, 16, (255, 255, 255), batch=bt, group=top)
-                        )
+            out.extend(crenelation_shapes(b, castle, shade(colour, -0.45), bt, (crenel, marks)))
         for seat in closed_seats(seats):
             out.append(
                 _rect(b.castles[seat].three_player_wall.rect, rgb(_THREE_PLAYER_WALL), bt, top)
@@ -210,8 +206,21 @@ def engine_shapes(b: Board, at: tuple[float, float], batch: Any, alpha: int = 25
     ]
 
 
+#: A die turning faster than this (rad/s, about one turn in 2 s) shows its
+#: spin mark.
+SPIN_SHOWN = 3.0
+#: Spin (rad/s) at which the mark is fully opaque.
+SPIN_FULL = 40.0
+#: The spin mark's arcs (degrees): a thin tail, then a thick head ending at
+#: the die's current heading, on the side it turns to.
+_SPIN_TAIL_DEG = 80.0
+_SPIN_HEAD_DEG = 28.0
+
+
 class _DieSprite:
-    """One die: shadow, dark rim, face in the owner's colour, six pips."""
+    """One die: shadow, dark rim, face in the owner's colour, six pips, and
+    while it turns a spin mark: an arc round it, thin behind and thick
+    ahead, in the sense it turns, more opaque the faster it spins."""
 
     def __init__(self, size: float, batch: Any, groups: tuple[Any, Any, Any]) -> None:
         self.size = size
@@ -222,6 +231,18 @@ class _DieSprite:
         self.pips = [
             shapes.Circle(0, 0, 1.0, 8, (0, 0, 0), batch=batch, group=g2) for _ in range(6)
         ]
+        # the spin mark's arcs are made when the die first spins, then only
+        # moved, turned and (un)coloured, never hidden: an arc's shape is
+        # recomputed in Python on any other change (showing it too)
+        self._arc_place = (size * 0.82, batch, g0)
+        self.head: Any = None
+        self.tail: Any = None
+        #: Whether the spin mark shows.
+        self.marked = False
+        #: Spin (rad/s, counter-clockwise positive) as last measured.
+        self.spin = 0.0
+        self._t: float | None = None
+        self._angle = 0.0
         self._last: object = None
         self._look: object = None
         self._deg: float | None = None
@@ -232,14 +253,70 @@ class _DieSprite:
             s.visible = visible
         if not visible:
             self._last = None
+            self._t = None
+            self.spin = 0.0
+            self._unmark()
         else:
             self._face = 0
 
-    def update(self, d: DieView, alpha: int = 255) -> bool:
-        """Place the die as ``d`` shows it; False if it already was."""
+    def _unmark(self) -> bool:
+        """Hide the spin mark (transparent); returns whether it showed."""
+        if not self.marked:
+            return False
+        self.marked = False
+        self.head.color = self.tail.color = (0, 0, 0, 0)
+        return True
+
+    def _make_arcs(self) -> None:
+        r, batch, group = self._arc_place
+        self.head, self.tail = (
+            shapes.Arc(
+                0, 0, r, n, span, 0.0, thickness=w, color=(0, 0, 0, 0), batch=batch, group=group
+            )
+            for n, span, w in ((3, _SPIN_HEAD_DEG, 2.4), (6, _SPIN_TAIL_DEG, 1.1))
+        )
+
+    def _spin_mark(self, d: DieView, t: float | None) -> bool:
+        """Measure the spin from the angle turned since the last time ``t``
+        (s of simulated time) and place the mark; returns whether it changed."""
+        if t is None:
+            self._t = None
+            return self._unmark()
+        if self._t is None or t < self._t:
+            self._t, self._angle = t, d.angle
+            return False
+        dt = t - self._t
+        if dt <= 0.0:
+            return False
+        self.spin = (d.angle - self._angle) / dt
+        self._t, self._angle = t, d.angle
+        shown = abs(self.spin) >= SPIN_SHOWN
+        if not shown:
+            return self._unmark()
+        heading = math.degrees(d.angle) + 45.0  # a corner of the square
+        ccw = self.spin > 0.0
+        # an arc from start s counter-clockwise: rotation is clockwise degrees
+        head0 = heading - _SPIN_HEAD_DEG if ccw else heading
+        tail0 = head0 - _SPIN_TAIL_DEG if ccw else heading + _SPIN_HEAD_DEG
+        a = 110 + 20 * round(7 * min(1.0, abs(self.spin) / SPIN_FULL))  # 8 steps
+        colour = (25, 25, 25, a)
+        if self.head is None:
+            self._make_arcs()
+        self.marked = True
+        for arc, start in ((self.head, head0), (self.tail, tail0)):
+            arc.position = (d.x, d.y)
+            arc.rotation = -start
+            if arc.color != colour:
+                arc.color = colour
+        return True
+
+    def update(self, d: DieView, alpha: int = 255, t: float | None = None) -> bool:
+        """Place the die as ``d`` shows it at simulated time ``t`` (s; None:
+        no spin mark); False if nothing drawn changed."""
+        spun = self._spin_mark(d, t)
         key = (d.seat, d.x, d.y, d.angle, d.face, d.height, d.cocked, alpha)
         if key == self._last:
-            return False
+            return spun
         if self._last is None:
             self.set_visible(True)
         self._last = key
@@ -299,9 +376,10 @@ class DiceLayer:
         self._high = (pyglet.graphics.Group(3), pyglet.graphics.Group(4), pyglet.graphics.Group(5))
         self._sprites: dict[tuple[int, bool], _DieSprite] = {}
 
-    def update(self, dice: Iterable[DieView]) -> bool:
-        """Show exactly ``dice``; returns whether any sprite moved, changed,
-        appeared or went."""
+    def update(self, dice: Iterable[DieView], t: float | None = None) -> bool:
+        """Show exactly ``dice`` at simulated time ``t`` (s; the spin marks
+        measure the turn between two times; None: no spin marks); returns
+        whether any sprite moved, changed, appeared or went."""
         changed = False
         seen: set[tuple[int, bool]] = set()
         for d in dice:
@@ -311,7 +389,7 @@ class DiceLayer:
             if sprite is None:
                 sprite = _DieSprite(self.size, self.batch, self._high if up else self._low)
                 self._sprites[key] = sprite
-            changed |= sprite.update(d)
+            changed |= sprite.update(d, t=t)
             seen.add(key)
         for key, sprite in self._sprites.items():
             if key not in seen and sprite._last is not None:

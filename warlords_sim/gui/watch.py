@@ -3,7 +3,8 @@
 The same window, board, dice and side panel as ``play``
 (:class:`~warlords_sim.gui.app.PlayWindow`), driven by a
 :class:`~warlords_sim.gui.playback.ReplayController`. Keys: Space pauses,
-Right steps one action, + and - change the speed, Esc quits.
+Right steps one action, + and - change the speed, M turns the
+impact sounds off and on, Esc quits.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ __all__ = ["WATCH_HELP", "WatchWindow", "run_watch"]
 
 WATCH_HELP = (
     "Space: pause or play, Right: one action (or finish the one in flight),\n"
-    "+ / -: faster / slower, Esc: quit."
+    "+ / -: faster / slower, M: sound, Esc: quit."
 )
 
 _FASTER = ("plus", "equal", "num_add", "kp_add")
@@ -63,6 +64,8 @@ class WatchWindow(PlayWindow):
             c.faster()
         elif name in _SLOWER:
             c.slower()
+        elif name == "m":
+            self.toggle_sound()
         elif name == "escape":
             self.close()
         return pyglet.event.EVENT_HANDLED
