@@ -195,21 +195,49 @@ def check_siege_place(
 def nearest_free(
     x: float, y: float, reach_mm: float, free: Callable[[float, float], bool]
 ) -> tuple[float, float]:
-    """The place nearest to (x, y) mm where ``free(px, py)`` holds, searched
-    on rings 2 mm apart out to ``reach_mm`` (both engines' ``free_spot_near``).
+    """The place nearest to (x, y) mm where ``free(px, py)`` holds, to within
+    0.5 mm (both engines' ``free_spot_near``; the rulebook's siege engine
+    "must be placed as closely as possible to the die's original position").
+
+    Searched in two passes: rings :data:`_COARSE_MM` apart (points as far
+    apart along each ring) out to ``reach_mm`` find the first ring holding a
+    free place, at radius R; then the annulus just inside it, from R -
+    :data:`_COARSE_MM` outwards, is searched again on rings
+    :data:`_FINE_RING_MM` apart with points :data:`_FINE_ARC_MM` apart, and
+    the first free place there is the answer. A free region narrower than the
+    coarse spacing everywhere (a slot under 2 mm wide) can be missed.
 
     Raises:
         WorldError: no free place within reach.
     """
     if free(x, y):
         return (x, y)
-    step = 2.0
-    for ring in range(1, int(reach_mm / step) + 1):
-        radius = ring * step
-        n = max(8, int(2 * math.pi * radius / step))
+
+    def ring(radius: float, spacing: float) -> tuple[float, float] | None:
+        n = max(8, math.ceil(2.0 * math.pi * radius / spacing))
         for i in range(n):
             a = 2.0 * math.pi * i / n
             px, py = x + radius * math.cos(a), y + radius * math.sin(a)
             if free(px, py):
                 return (px, py)
+        return None
+
+    for k in range(1, int(reach_mm / _COARSE_MM) + 1):
+        outer = k * _COARSE_MM
+        coarse = ring(outer, _COARSE_MM)
+        if coarse is None:
+            continue
+        for j in range(1, round(_COARSE_MM / _FINE_RING_MM) + 1):
+            spot = ring(outer - _COARSE_MM + j * _FINE_RING_MM, _FINE_ARC_MM)
+            if spot is not None:
+                return spot
+        return coarse
     raise WorldError("no free place on the board for the siege engine")
+
+
+#: Spacing (mm) of the coarse rings of :func:`nearest_free` and of the
+#: points along them.
+_COARSE_MM = 2.0
+#: Spacing (mm) of the fine rings and of the points along them.
+_FINE_RING_MM = 0.25
+_FINE_ARC_MM = 0.5
