@@ -298,7 +298,15 @@ def test_whole_game_ends_with_the_game_over_screen(pyglet_mod: Any) -> None:
         assert c.phase.value in ("round_over", "game_over")
         c.proceed()
         w.draw_frame()
-        assert c.phase.value == "game_over" and "Winner" in (w.hud.screen_text.text + "Winner")
+        assert c.phase.value == "game_over"
+        # the end screen names the winner, or the players sharing the win
+        winners = c.state.winners
+        said = (
+            f"Winner: P{winners[0]} (the least damage)"
+            if len(winners) == 1
+            else "Shared win: " + ", ".join(f"P{p}" for p in winners)
+        )
+        assert said in w.hud.screen_text.text.splitlines(), w.hud.screen_text.text
         assert records[-1][0] == "finish" and len(records) - 1 == len(c.actions)
     finally:
         w.close()
