@@ -15,6 +15,7 @@ import click
 
 from warlords_sim.board import Board, castle_seats_for, closed_seats, default_pins
 from warlords_sim.cli._common import fail, load_board_or_fail
+from warlords_sim.extras import require_extra
 
 __all__ = ["board", "board_to_json"]
 
@@ -133,6 +134,8 @@ def board(
     field and what was expected. Without --png or --json, prints a summary.
     Lengths are mm, in the board frame (origin at the centre, x right, y up).
     """
+    if png is not None:
+        require_extra("render", "board --png")
     b = load_board_or_fail(name_or_path)
     seats = castle_seats_for(players)
     if png is not None:

@@ -18,6 +18,7 @@ import click
 
 from warlords_sim.cli._common import board_option, fail
 from warlords_sim.cli._names import DEFAULT_SCENARIOS, ENGINES
+from warlords_sim.extras import require_extra
 
 if TYPE_CHECKING:
     from warlords_sim.board import Board
@@ -174,6 +175,10 @@ def fidelity(
             click.echo(f"{s.name:24s} {s.description}")
         return
     engs = _engines(engines)
+    if "reference" in engs:
+        require_extra("reference", f"fidelity --engines {','.join(engs)}")
+    if plot is not None:
+        require_extra("render", "fidelity --plot")
     paths = _plot_targets(plot, [s.name for s in scenarios], force) if plot is not None else []
     show = sys.stderr.isatty() if progress is None else progress
     try:

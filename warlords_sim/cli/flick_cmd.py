@@ -21,6 +21,7 @@ import click
 
 from warlords_sim.cli._common import board_option, fail
 from warlords_sim.cli._names import ENGINES, LAUNCH_KINDS, MAX_FLICK_SPEED, MAX_FLICK_SPIN
+from warlords_sim.extras import require_extra
 
 if TYPE_CHECKING:
     from warlords_sim.board import Board
@@ -189,6 +190,9 @@ def flick(
 ) -> None:
     from warlords_sim.cli.flick_trials import run_trials, summary
     from warlords_sim.physics import FlickError, LaunchKind, WorldError
+
+    if plot is not None:
+        require_extra("render", "flick --plot")
 
     if (at is None) == (from_ is None):
         fail("give exactly one of --at X,Y or --from SEAT:AREA")

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from pathlib import Path
 
 import click
 
 from warlords_sim.cli._common import fail, load_board_or_fail
+from warlords_sim.extras import require_extra
 
 __all__ = ["render"]
 
@@ -29,8 +29,9 @@ says the round, the action and its summary. A PNG shows the state after
 the board is square, the caption bar adds about 9%.
 
 \b
-Without a DISPLAY, pyglet's headless (EGL) mode is used. MP4 needs
-imageio-ffmpeg (installed with warlords-sim; its wheel ships ffmpeg).
+Without a DISPLAY, pyglet's headless (EGL) mode is used. Needs the
+render extra (Pillow; imageio-ffmpeg for MP4, whose wheel ships ffmpeg):
+pip install 'warlords-sim[render]'.
 
 \b
 Examples:
@@ -53,11 +54,6 @@ def _check_out(out: str, force: bool) -> Path:
         fail(f"--out {out}: the file exists; give --force to overwrite it")
     if not os.access(path.parent, os.W_OK):
         fail(f"--out {out}: cannot write to {str(path.parent)!r}")
-    if suffix == ".mp4" and (
-        importlib.util.find_spec("imageio") is None
-        or importlib.util.find_spec("imageio_ffmpeg") is None
-    ):
-        fail("--out .mp4 needs imageio and imageio-ffmpeg: pip install imageio imageio-ffmpeg")
     return path
 
 
@@ -95,6 +91,7 @@ def render(
     board_name: str | None,
     force: bool,
 ) -> None:
+    require_extra("render", "render")
     from warlords_sim.replay import ReplayError, check_model, load_replay
 
     path = _check_out(out, force)

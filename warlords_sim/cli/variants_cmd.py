@@ -8,6 +8,7 @@ import click
 
 from warlords_sim.cli._common import fail
 from warlords_sim.cli._signals import sigterm_as_interrupt
+from warlords_sim.extras import require_extra
 
 __all__ = ["variants"]
 
@@ -116,6 +117,7 @@ def variants(
     out: str | None,
     as_json: bool,
 ) -> None:
+    require_extra("lab", "variants")
     from rich.console import Console
 
     from warlords_sim.experiments import (

@@ -23,10 +23,10 @@ from typing import Any
 import numpy as np
 
 from warlords_sim.bots.policy import Policy
+from warlords_sim.colours import SEAT_COLOUR_NAMES
 from warlords_sim.gui.describe import Before, narrate, player_text
 from warlords_sim.physics.types import DiePose, FlickResult, RegionKind
 from warlords_sim.physics.world import TIMESTEP, World
-from warlords_sim.plotting import SEAT_COLOUR_NAMES
 from warlords_sim.rules.actions import Action, RingPinMove, SapperPull, SiegeShot, SpyMove
 from warlords_sim.rules.engine import Game, Launch, Outcome, use_ability
 from warlords_sim.rules.errors import IllegalActionError
