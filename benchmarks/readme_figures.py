@@ -9,11 +9,14 @@ should say it, or the benchmark's output that a table cell summarizes. An
 exact snippet (the variants table) is also compared with the README's text.
 
 Nothing is written into the repository: the commands write into a temporary
-folder that is removed at the end. With ``--write DIR`` the pictures are
+folder that is removed at the end (``--lab DIR`` keeps the 900 games of the
+variants table there instead, and a second run with it resumes them: an
+interrupted run loses nothing, and a finished one is summarized again at
+once, without its timings). With ``--write DIR`` the pictures are
 made too, into DIR (``--write docs`` for the README's own), and as every
 command does, an existing file there is refused unless ``--force`` is given.
 
-Run:  python benchmarks/readme_figures.py [--only NAME,...] [--list]
+Run:  python benchmarks/readme_figures.py [--only NAME,...] [--list] [--lab DIR]
                                           [--write DIR [--force]]
 Cost: the variants table is 900 games (minutes on 2 cores); the benchmarks
 run as documented in their own files; ``suite`` runs the test suite;
@@ -59,6 +62,8 @@ class Context:
     tmp: Path  # where the commands write when --write is not given
     write: Path | None
     force: bool
+    lab: Path | None = None  # --lab: the variants run's folder, kept (and resumed)
+    lab_played: int = 0  # games the variants run played (not found in --lab DIR)
     runs: dict[str, Run] = field(default_factory=dict)
 
     def out(self, name: str) -> Path:
@@ -101,25 +106,42 @@ def force(ctx: Context) -> list[str]:
 # ------------------------------------------------------------ the figures
 
 
-def _lab(ctx: Context) -> tuple[Run, dict[str, object]]:
-    """The variants run (once for all the figures that come from it)."""
+def _lab_dir(ctx: Context) -> Path:
+    return ctx.lab if ctx.lab is not None else ctx.tmp / "lab"
+
+
+def _lab(ctx: Context) -> tuple[Run | None, dict[str, object]]:
+    """The variants run (once for all the figures that come from it), and
+    None for the run if it played none of the games (all were in --lab DIR
+    already: no time was measured)."""
+    d = _lab_dir(ctx)
     if "lab" not in ctx.runs:
-        ctx.runs["lab"] = cli(*LAB_ARGS, "--out", ctx.tmp / "lab")
+        csv = d / "games.csv"
+        before = len(csv.read_text(encoding="utf-8").splitlines()) if csv.exists() else 0
+        r = cli(*LAB_ARGS, "--out", d)
+        after = len(csv.read_text(encoding="utf-8").splitlines())
+        ctx.runs["lab"] = r
+        ctx.lab_played = after - max(before, 1)  # the header line aside
     r = ctx.runs["lab"]
-    summary = json.loads((ctx.tmp / "lab" / "summary.json").read_text(encoding="utf-8"))
-    return r, summary
+    summary = json.loads((d / "summary.json").read_text(encoding="utf-8"))
+    games = sum(int(v["games"]) for v in summary["variants"])  # type: ignore[index]
+    return (r if ctx.lab_played == games else None), summary
 
 
 def variants_table(ctx: Context) -> str:
     r, summary = _lab(ctx)
     games = sum(int(v["games"]) for v in summary["variants"])  # type: ignore[index]
     table = "\n".join(
-        line for line in r.stdout.rstrip().splitlines() if not line.startswith("wrote ")
+        line.rstrip()
+        for line in ctx.runs["lab"].stdout.rstrip().splitlines()
+        if not line.startswith("wrote ")
     )
-    intro = (
-        f"`warlords-sim {' '.join(LAB_ARGS)} --out lab/` ({games} games, "
-        f"{r.wall_s / 60:.1f}\nminutes on {os.cpu_count()} cores) printed:"
+    took = (
+        f"{r.cpu_s:.0f} s of CPU,\n{r.wall_s / 60:.1f} minutes on {os.cpu_count()} cores"
+        if r is not None
+        else "time: see the run that played them"
     )
+    intro = f"`warlords-sim {' '.join(LAB_ARGS)} --out lab/` ({games} games, {took}) printed:"
     return f"{intro}\n\n```\n{table}\n```"
 
 
@@ -146,6 +168,8 @@ def variants_sentence(ctx: Context) -> str:
 
 def game_times(ctx: Context) -> str:
     r, summary = _lab(ctx)
+    if r is None:
+        return "(not measured: the games of --lab DIR were played by an earlier run)"
     games = sum(int(v["games"]) for v in summary["variants"])  # type: ignore[index]
     two = r.cpu_s / games
     four = bench("variants.py", "--workers", "1")
@@ -197,7 +221,7 @@ def variants_picture(ctx: Context) -> str:
             f"readme_figures: --write {target}: the file already exists; "
             "pass --force to overwrite it or pick another path"
         )
-    shutil.copyfile(ctx.tmp / "lab" / "eliminations.png", target)
+    shutil.copyfile(_lab_dir(ctx) / "eliminations.png", target)
     return f"wrote {target} (eliminations.png of the variants run)"
 
 
@@ -286,8 +310,8 @@ FIGURES = (
     Figure(
         "board-3-players.png",
         "The board: the picture linked as docs/board-3-players.png",
-        "warlords-sim board --players 3 --png DIR/board-3-players.png",
-        _picture("board", "--players", "3", "--png", "{out}board-3-players.png"),
+        "warlords-sim board --players 3 --side-walls --png DIR/board-3-players.png",
+        _picture("board", "--players", "3", "--side-walls", "--png", "{out}board-3-players.png"),
         picture=True,
     ),
     Figure(
@@ -340,7 +364,7 @@ FIGURES = (
     Figure(
         "play.png",
         "play: the picture docs/play.png",
-        "warlords-sim play --players 4 --bots 1,2,3 --seed 4 --screenshot DIR/play.png",
+        "warlords-sim play --players 4 --bots 1,2,3 --seed 1 --screenshot DIR/play.png",
         _picture(
             "play",
             "--players",
@@ -348,7 +372,7 @@ FIGURES = (
             "--bots",
             "1,2,3",
             "--seed",
-            "4",
+            "1",
             "--screenshot",
             "{out}play.png",
             display=True,
@@ -397,6 +421,12 @@ def main() -> None:
     ap.add_argument("--list", action="store_true", help="list the figures and where they go")
     ap.add_argument("--write", metavar="DIR", type=Path, help="also make the pictures, into DIR")
     ap.add_argument("--force", action="store_true", help="with --write: overwrite pictures")
+    ap.add_argument(
+        "--lab",
+        metavar="DIR",
+        type=Path,
+        help="keep the variants run in DIR (outside the repository); run again to resume it",
+    )
     args = ap.parse_args()
     if args.list:
         for f in FIGURES:
@@ -420,7 +450,7 @@ def main() -> None:
         ap.error("pictures are made only with --write DIR")
     readme = README.read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory(prefix="readme-figures-") as tmp:
-        ctx = Context(Path(tmp), args.write, args.force)
+        ctx = Context(Path(tmp), args.write, args.force, args.lab)
         for f in chosen:
             snippet = f.make(ctx)
             print(f"=== {f.name}: README.md, {f.where}\n    from: {f.how}")

@@ -23,19 +23,21 @@ goes through this module:
   (``platformdirs.user_data_dir``; ``$WARLORDS_SIM_DATA_DIR`` overrides it),
   never the current directory.
 
-Imports click (and platformdirs when the data directory is first asked for).
+Imports click at load time; tempfile, datetime and platformdirs when first used.
 """
 
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
 import os
-import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from warlords_sim.cli._common import fail
+
+if TYPE_CHECKING:
+    import datetime as _dt
 
 __all__ = [
     "DATA_ENV",
@@ -112,6 +114,8 @@ def saving(path: str | os.PathLike[str], option: str, force: bool) -> Iterator[P
             appeared at ``path`` while the command ran.
         OSError: the temporary file cannot be created or moved.
     """
+    import tempfile  # loaded when a file is written, not for every --help
+
     target = Path(path)
     fd, name = tempfile.mkstemp(
         dir=target.parent, prefix=f".{target.stem}.", suffix=f".partial{target.suffix}"
@@ -159,6 +163,8 @@ def default_recording(now: _dt.datetime | None = None) -> Path:
     Raises:
         OSError: the folder cannot be created.
     """
+    import datetime as _dt
+
     folder = data_dir() / "recordings"
     folder.mkdir(parents=True, exist_ok=True)
     stamp = (now or _dt.datetime.now()).strftime("%Y%m%d-%H%M%S")
