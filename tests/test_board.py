@@ -541,8 +541,8 @@ def test_cli_board_png(tmp_path: Path, board: Board) -> None:
     for seat, got in enumerate(_courtyard_pixels(board, img)):
         want = to_rgb(SEAT_COLOURS[seat])
         assert all(abs(g - w) < 0.02 for g, w in zip(got, want, strict=True)), (seat, got, want)
-    # overwriting is fine
-    result = CliRunner().invoke(main, ["board", "--png", str(out), "--side-walls"])
+    # overwriting needs --force (tests/test_outputs.py has the refusal)
+    result = CliRunner().invoke(main, ["board", "--png", str(out), "--side-walls", "--force"])
     assert result.exit_code == 0, result.output
 
 

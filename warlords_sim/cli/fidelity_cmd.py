@@ -18,6 +18,7 @@ import click
 
 from warlords_sim.cli._common import board_option, fail
 from warlords_sim.cli._names import DEFAULT_SCENARIOS, ENGINES
+from warlords_sim.cli._outputs import exists_message, saving
 from warlords_sim.extras import require_extra
 
 if TYPE_CHECKING:
@@ -99,8 +100,8 @@ def _plot_targets(plot: str, names: list[str], force: bool) -> list[Path]:
             fail(f"--plot: {p} is a folder; it is where the PNG of scenario {p.stem!r} goes")
     taken = [str(p) for p in paths if p.exists()]
     if taken and not force:
-        more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
-        fail(f"--plot: {taken[0]}{more} already exists; use --force to overwrite")
+        more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
+        fail(exists_message("--plot", taken[0] + more))
     return paths
 
 
@@ -209,6 +210,7 @@ def fidelity(
         from warlords_sim.fidelity.plot import scenario_plot
 
         for sr, path in zip(report.scenarios, paths, strict=True):
-            scenario_plot(board, sr, report.engines, path)
+            with saving(path, "--plot", force) as tmp:
+                scenario_plot(board, sr, report.engines, tmp)
         if not as_json:
             click.echo(f"wrote {len(paths)} PNG{'' if len(paths) == 1 else 's'} to {plot}")
