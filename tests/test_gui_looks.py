@@ -176,7 +176,9 @@ def test_a_flick_with_sound_on_and_no_audio_device_is_silent_and_quiet(
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     out = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert out["flicks"] >= 2 and out["drawn"] > 10
+    # frames drawn depend on the machine's speed (the flicks run in wall time):
+    # at least the window itself and one frame of each flick
+    assert out["flicks"] >= 2 and out["drawn"] >= 3
     assert not out["muted"] and out["device"] is False and "no audio device" in out["why"]
     assert out["heard"] >= 2  # the knocks went through the mapping and the limit
 
