@@ -292,6 +292,8 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         ]
         if i.spot is not None:
             lines.append(f"supply spot: area {i.spot[0]}, {i.spot[1].value} crenelation")
+        if self.c.is_human_turn():
+            lines.append(f"supply die set down {i.supply_face()} up (U)")
         if i.siege:
             lines.append("siege engine mode (S to leave)")
         if self.c.speed > 1:
