@@ -18,15 +18,17 @@ measured p.
 
 Prints a table: ratio, measured p with its 95 % Wilson interval, simulated
 p with its interval, the difference and whether it is within 0.05. With
---plot OUT.png also draws both against x/y (written only there).
+--plot OUT.png also draws both against x/y (written only there; an existing
+OUT.png only with --force).
 
-Run: python benchmarks/cuboids.py [--tosses N] [--seed S] [--plot OUT.png]
+Run: python benchmarks/cuboids.py [--tosses N] [--seed S] [--plot OUT.png [--force]]
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import time
 
 import numpy as np
@@ -79,9 +81,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timestep", type=float, default=2e-4, help="physics step, s")
     ap.add_argument("--plot", metavar="OUT.png", help="write a plot of both to OUT.png")
+    ap.add_argument("--force", action="store_true", help="with --plot: overwrite OUT.png")
     args = ap.parse_args()
     if args.tosses < 1:
         ap.error(f"--tosses must be at least 1, got {args.tosses}")
+    if args.plot and os.path.exists(args.plot) and not args.force:
+        ap.error(f"--plot {args.plot}: the file already exists; "
+                 "pass --force to overwrite it or pick another path")  # fmt: skip
     sims = []
     t0 = time.process_time()
     print(f"{args.tosses} tosses per cuboid, timestep {args.timestep * 1e3:g} ms")

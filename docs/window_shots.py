@@ -1,13 +1,14 @@
 """Make the README's pictures of the play window by driving the real window
 with xdotool, as a player would, and grabbing it to a PNG.
 
-Run it from the repository root under an X display; with none, let
-``xvfb-run`` start one (``-a``: a free display number):
+Run it under an X display; with none, let ``xvfb-run`` start one (``-a``:
+a free display number; its default 1280x1024 screen holds the window):
 
-    xvfb-run -a -s "-screen 0 1600x1000x24" python docs/window_shots.py [--out docs] [--force]
+    xvfb-run -a python docs/window_shots.py --out DIR [--only guide,scored] [--force]
 
-It needs ``xdotool`` and Pillow built with XCB (``PIL.features.check("xcb")``),
-and writes two pictures (an existing one is kept unless ``--force``):
+(``--out docs --force`` redraws the README's own). It needs ``xdotool`` and
+Pillow built with XCB (``PIL.features.check("xcb")``), and writes two
+pictures into DIR (an existing one is refused unless ``--force``):
 
 * ``guide.png``: ``warlords-sim play --seed 0`` (you against the aim bot),
   your first turn: the pointer presses area 2's high crenelation and pulls
@@ -15,7 +16,7 @@ and writes two pictures (an existing one is kept unless ``--force``):
   speed and the dashed aim guide to the first thing in the way show; then
   ``Esc`` cancels the flick.
 * ``scored.png``: ``warlords-sim replay examples/replays/game-2p-standard.jsonl
-  --until 56`` (the window paused after action 56): dice framed in white in
+  --until 61`` (the window paused after action 61): dice framed in white in
   both courtyards, a die of each player just short of the other's courtyard
   and not framed, and each castle's damage this round in its label.
 
@@ -163,7 +164,7 @@ def guide(out: Path, tmp: Path) -> None:
 
 def scored(out: Path, tmp: Path) -> None:
     replay = ROOT / "examples" / "replays" / "game-2p-standard.jsonl"
-    proc = _start(["replay", str(replay), "--until", "56"], tmp)
+    proc = _start(["replay", str(replay), "--until", "61"], tmp)
     wid = _wait_window(proc, timeout=120.0)
     _xdotool("mousemove", "5", "5")  # the pointer off the board
     time.sleep(0.5)
@@ -173,12 +174,19 @@ def scored(out: Path, tmp: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, default=ROOT / "docs", help="directory for the PNGs")
+    ap.add_argument("--out", type=Path, required=True, help="directory for the PNGs")
+    ap.add_argument("--only", default="guide,scored", help="guide, scored or both (default)")
     ap.add_argument("--force", action="store_true", help="overwrite existing PNGs")
     ns = ap.parse_args()
     if not os.environ.get("DISPLAY"):
         sys.exit("window_shots: no DISPLAY (run it under xvfb-run -a, see the docstring)")
-    jobs = {"guide.png": guide, "scored.png": scored}
+    every = {"guide": guide, "scored": scored}
+    names = [n.strip() for n in ns.only.split(",") if n.strip()]
+    if not names or any(n not in every for n in names):
+        sys.exit(f"window_shots: --only {ns.only!r}: expected guide, scored or guide,scored")
+    if not ns.out.is_dir():
+        sys.exit(f"window_shots: --out {ns.out}: no such directory")
+    jobs = {f"{n}.png": every[n] for n in names}
     for name in jobs:
         if (ns.out / name).exists() and not ns.force:
             sys.exit(f"window_shots: {ns.out / name} exists (--force to overwrite it)")

@@ -10,6 +10,7 @@ import math
 import re
 import subprocess
 import sys
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -358,6 +359,74 @@ def test_die_and_notch_sizes_are_bounded(tmp_path: Path, case: str) -> None:
         assert needle in msg, msg
 
 
+def _coefficients() -> list[tuple[str, str, float]]:
+    """Every friction and restitution coefficient of the standard board file,
+    as (section, key, upper bound): restitution is a fraction in [0, 1];
+    friction coefficients run to 2 (rubber on dry rough surfaces reaches
+    about 1-2). Read from the file, so a coefficient added later is tested too."""
+    data = tomllib.loads(STANDARD.read_text(encoding="utf-8"))
+    out = []
+    for section, fields in data.items():
+        if not isinstance(fields, dict):
+            continue
+        for key in fields:
+            if "restitution" in key:
+                out.append((section, key, 1.0))
+            elif "friction" in key:
+                out.append((section, key, 2.0))
+    return out
+
+
+COEFFICIENTS = _coefficients()
+
+
+def test_every_coefficient_of_the_board_is_tested() -> None:
+    names = {f"{s}.{k}" for s, k, _ in COEFFICIENTS}
+    assert len(names) == 9 and "die.table_restitution" in names, names
+
+
+@pytest.mark.parametrize("bad", ["over", "-0.1", "nan", "inf"])
+@pytest.mark.parametrize(
+    ("section", "key", "hi"), COEFFICIENTS, ids=[f"{s}.{k}" for s, k, _ in COEFFICIENTS]
+)
+def test_coefficients_out_of_range_are_refused(
+    tmp_path: Path, section: str, key: str, hi: float, bad: str
+) -> None:
+    """What broke: a board with ``die.table_restitution = 1.5`` (a bounce
+    gaining energy) loaded silently as far as any test knew; no test reached
+    a coefficient's range check. Each coefficient out of range (1.5 for a
+    restitution, 2.5 for a friction, negative, NaN, infinite) is refused
+    with the file, the field and the range."""
+    value = {"over": str(hi + 0.5)}.get(bad, bad)
+    path = tmp_path / "bad.toml"
+    path.write_text(
+        _set_field(STANDARD.read_text(encoding="utf-8"), section, key, value), encoding="utf-8"
+    )
+    with pytest.raises(BoardError) as info:
+        load_board(path)
+    msg = str(info.value)
+    for needle in (str(path), f"field {section}.{key}:", f"[0, {hi}]"):
+        assert needle in msg, msg
+
+
+@pytest.mark.parametrize(
+    ("section", "key", "hi"), COEFFICIENTS, ids=[f"{s}.{k}" for s, k, _ in COEFFICIENTS]
+)
+def test_coefficients_at_their_limits_load(
+    tmp_path: Path, section: str, key: str, hi: float
+) -> None:
+    """The ends of each range are allowed: 0 and the upper bound."""
+    for value in (0.0, hi):
+        path = tmp_path / "edge.toml"
+        path.write_text(
+            _set_field(STANDARD.read_text(encoding="utf-8"), section, key, str(value)),
+            encoding="utf-8",
+        )
+        board = load_board(path)
+        spec = {"die": board.die, "pin": board.pin.material, "wall_material": board.wall_material}
+        assert getattr(spec[section], key) == value
+
+
 def test_board_summary_prints_a_cuboid_die_s_sides(tmp_path: Path) -> None:
     """``warlords-sim board`` names a cuboid die's three sides, not its
     size_mm (it printed "die 16 mm" for a 20 x 16 x 12 mm die)."""
@@ -472,8 +541,8 @@ def test_cli_board_png(tmp_path: Path, board: Board) -> None:
     for seat, got in enumerate(_courtyard_pixels(board, img)):
         want = to_rgb(SEAT_COLOURS[seat])
         assert all(abs(g - w) < 0.02 for g, w in zip(got, want, strict=True)), (seat, got, want)
-    # overwriting is fine
-    result = CliRunner().invoke(main, ["board", "--png", str(out), "--side-walls"])
+    # overwriting needs --force (tests/test_outputs.py has the refusal)
+    result = CliRunner().invoke(main, ["board", "--png", str(out), "--side-walls", "--force"])
     assert result.exit_code == 0, result.output
 
 

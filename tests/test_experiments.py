@@ -235,7 +235,9 @@ def test_side_walls_from_round_one_keep_dice_on_the_board(tmp_path: Path) -> Non
     a random bot. (It used 150 aim-bot games; since issue 9's die model an
     aim bot's dice leave the board about once in 150 rounds, too rarely for
     the walls' effect to show in a test-sized run: 0.0067 against 0 per
-    round, p = 0.16. The random bot's flicks leave it 3 times a round.)"""
+    round, p = 0.16. The random bot's flicks leave it 3 times a round.)
+    With the walls, dice go over them (2.02 a round, 95% CI 1.79-2.24, as
+    measured for issue 12), never without."""
     exp = Experiment(
         variants_from_options("standard,wall2", None), players=2, games=60, bots=("aim", "random")
     )
@@ -245,7 +247,10 @@ def test_side_walls_from_round_one_keep_dice_on_the_board(tmp_path: Path) -> Non
     off = wall2["offboard_per_round"]
     assert off["value"] < std["offboard_per_round"]["value"]
     assert off["diff"] < 0 and off["p"] < 0.01 and off["p_mannwhitney"] < 0.01
-    assert wall2["wall_exits_per_round"]["value"] >= 0.0
+    # the random bot's hard flicks do carry dice over the side walls (2.0 a
+    # round in this run): the count is fed, and only where walls stand
+    over = wall2["wall_exits_per_round"]
+    assert over["ci"][0] > 0.0 and over["p"] < 0.01, over
     assert std["wall_exits_per_round"]["value"] == 0.0  # no walls, nothing over them
 
 

@@ -322,7 +322,15 @@ def test_whole_game_ends_with_the_game_over_screen(pyglet_mod: Any) -> None:
         assert c.phase.value in ("round_over", "game_over")
         c.proceed()
         w.draw_frame()
-        assert c.phase.value == "game_over" and "Winner" in (w.hud.screen_text.text + "Winner")
+        assert c.phase.value == "game_over"
+        # the end screen names the winner, or the players sharing the win
+        winners = c.state.winners
+        said = (
+            f"Winner: P{winners[0]} (the least damage)"
+            if len(winners) == 1
+            else "Shared win: " + ", ".join(f"P{p}" for p in winners)
+        )
+        assert said in w.hud.screen_text.text.splitlines(), w.hud.screen_text.text
         assert records[-1][0] == "finish" and len(records) - 1 == len(c.actions)
     finally:
         w.close()
@@ -467,11 +475,33 @@ def test_idle_window_draws_nothing_and_redraws_on_every_change(window: Any) -> N
         drawn.append(w.frame())
     assert drawn == [True] * 6 and _up_to_date(w)
     c.finish_flick()  # settles between two frames
-    assert w.frame() and not w.frame()
+    assert w.frame()
+    # the turn passed to another human: the hot-seat banner fades with wall
+    # time (a loaded machine may see it fade between two frames); end it
+    banner = w.hotseat.banner
+    if banner.visible:
+        banner.tick(banner.seconds)
+        assert w.frame()  # the banner taken away
+    assert not w.frame()
     assert "flicked red die 1" in w.hud.log.label.text and _up_to_date(w)
     w.set_size(900, 640)
-    w.dispatch_events()
-    assert w.frame() and _up_to_date(w)
+    for _ in range(50):  # the X server may take a moment to resize it
+        w.dispatch_events()
+        if w.frame():
+            break
+        time.sleep(0.02)
+    else:
+        raise AssertionError("no redraw after a resize")
+    assert _up_to_date(w)
+    # the X server's own configure and expose events for the resize may come
+    # later on a loaded machine: let them arrive and be drawn first
+    for _ in range(50):
+        time.sleep(0.02)
+        w.dispatch_events()
+        if not w.frame():
+            break
+    else:
+        raise AssertionError("the window kept redrawing after a resize")
     w.on_expose()
     assert w.frame() and not w.frame()
 

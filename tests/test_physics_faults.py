@@ -320,6 +320,12 @@ def test_after_every_flick_of_a_game_dice_rest_where_their_poses_say(
     Seed 0 (after that fix): a die at rest pushed by a slow contact, too slow
     to wake it, ended 2.5 um inside a castle wall, reading ``board``.
 
+    Seed 1 (once more, with launch tables measured afresh): a die resting
+    against the die about to be flicked got its push in the flick's first
+    step, through the contact that outlived their rest (no new contact, so
+    nothing woke it); it was still sliding at 157 mm/s when the flick was
+    declared settled.
+
     After every flick of both games, every die must be at rest (below the
     rest speed) exactly where its pose says, and no die on the table may
     reach into a wall (checked from the board data)."""

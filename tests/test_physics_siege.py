@@ -248,3 +248,36 @@ def test_siege_flick_from_engine_centre_does_not_hit_the_engine(board: Board) ->
     )
     hits = [e for e in res.events if e.kind is EventKind.CONTACT and e.other == "siege_engine"]
     assert hits == []
+
+
+@pytest.mark.parametrize("angle", [0.0, 0.6])
+def test_the_siege_engine_is_placed_as_closely_as_possible(board: Board, angle: float) -> None:
+    """ "The siege engine must be placed as closely as possible to the die's
+    original position" (rulebook, The Siege Engine). Saved case (issue 12):
+    the search took the first free angle on rings 2 mm apart, so the engine
+    stood 30 mm from a die it could touch at 28 mm (6.0 where 5.0 was free).
+    Beside a die turned ``angle``, the place found must be free and within
+    0.5 mm of the nearest free place, computed here from the footprints (a
+    bisection of the touching distance on 720 directions)."""
+    from warlords_sim.physics.footprint import polygons_overlap, square
+
+    w = World(board)
+    width = board.siege_engine.width_mm
+    w.add_die(1, 0.0, 0.0, angle=angle)
+    die = square(0.0, 0.0, angle, board.die.size_mm)
+
+    def clear(d: float, a: float) -> bool:
+        return not polygons_overlap(square(d * math.cos(a), d * math.sin(a), 0.0, width), die)
+
+    nearest = math.inf
+    for k in range(720):
+        a = 2.0 * math.pi * k / 720
+        lo, hi = 0.0, 60.0
+        for _ in range(30):
+            mid = (lo + hi) / 2.0
+            lo, hi = (lo, mid) if clear(mid, a) else (mid, hi)
+        nearest = min(nearest, hi)
+    x, y = w.free_spot_near(0.0, 0.0, width)
+    got = math.hypot(x, y)
+    assert not polygons_overlap(square(x, y, 0.0, width), die)
+    assert nearest <= got <= nearest + 0.5, (got, nearest)

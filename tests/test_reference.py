@@ -315,7 +315,7 @@ def test_without_mujoco_the_cli_says_how_to_get_it(monkeypatch: pytest.MonkeyPat
     )
     assert res.exit_code == 2
     assert res.output.strip().splitlines() == [
-        "warlords-sim: error: the reference engine needs MuJoCo: "
-        "pip install 'warlords-sim[reference]' "
-        "(in a clone of the repository: pip install -e '.[reference]')"
+        "warlords-sim: error: the reference engine needs the 'reference' extra "
+        "(mujoco is not installed): pip install 'warlords-sim[reference]' "
+        "(in a clone: pip install -e '.[reference]')"
     ]

@@ -307,7 +307,7 @@ def test_render_without_a_display_uses_pyglets_headless_mode(tmp_path: Path) -> 
         (["no-such.jsonl", "--out", "{tmp}/a.gif"], "cannot read"),
         ([str(GAME_2P), "--out", "{tmp}/a.jpg"], "expected a .gif, .mp4 or .png"),
         ([str(GAME_2P), "--out", "{tmp}/nodir/a.gif"], "no such directory"),
-        ([str(GAME_2P), "--out", "{tmp}/exists.gif"], "give --force"),
+        ([str(GAME_2P), "--out", "{tmp}/exists.gif"], "pass --force"),
         ([str(GAME_2P), "--out", "{tmp}/a.gif", "--from", "0"], "--from 0 is out of range"),
         ([str(GAME_2P), "--out", "{tmp}/a.gif", "--to", "123"], "--to 123 is out of range"),
         ([str(GAME_2P), "--out", "{tmp}/a.gif", "--from", "9", "--to", "3"], "range is empty"),

@@ -3,6 +3,7 @@ the custom-bot example, and the layering (no pyglet)."""
 
 from __future__ import annotations
 
+import ast
 import json
 import pickle
 import runpy
@@ -170,12 +171,51 @@ def test_simulate_errors_are_one_line_exit_2(args: list[str], match: str) -> Non
     assert len(lines) == 1 and lines[0].startswith("warlords-sim: error: ") and match in lines[0]
 
 
+def _imports(source: str) -> set[str]:
+    """Top-level names of every module ``source`` imports, wherever the import
+    stands (module level or inside a function): ``import a.b``, ``from a.b
+    import c`` and ``importlib.import_module("a.b")`` / ``__import__("a")``
+    with a literal name. Relative imports (within warlords_sim) are left out."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Call) and node.args:
+            f, arg = node.func, node.args[0]
+            called = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
+            if called in ("import_module", "__import__") and isinstance(arg, ast.Constant):
+                names.add(str(arg.value).split(".")[0])
+    return names
+
+
+def test_import_reader_sees_every_form_of_import() -> None:
+    """The reader below finds what a text search for "import pymunk" missed."""
+    src = (
+        "from pymunk import Body\n"
+        "def f():\n    import pyglet.window as w\n"
+        "def g():\n    import importlib\n    return importlib.import_module('scipy.stats')\n"
+        "from . import physics_port\n"
+    )
+    assert _imports(src) == {"pymunk", "pyglet", "importlib", "scipy"}
+    assert "pymunk" in _imports((ROOT / "warlords_sim" / "physics" / "world.py").read_text())
+
+
 def test_rules_and_bots_load_no_pyglet_and_rules_import_no_pymunk() -> None:
+    """Loading the rules, the bots and ``simulate`` loads no pyglet; no module
+    of the rules imports pymunk or pyglet itself, in any form (the rules read
+    the physics through ``physics_port``; pymunk comes in only through
+    ``warlords_sim.physics``), and no bot module imports pyglet."""
     code = (
         "import sys; import warlords_sim.rules, warlords_sim.bots, warlords_sim.cli.simulate_cmd; "
         "assert 'pyglet' not in sys.modules, 'pyglet loaded'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
-    for path in (ROOT / "warlords_sim" / "rules").glob("*.py"):
-        text = path.read_text()
-        assert "import pymunk" not in text and "import pyglet" not in text, path
+    rules = sorted((ROOT / "warlords_sim" / "rules").glob("*.py"))
+    bots = sorted((ROOT / "warlords_sim" / "bots").glob("*.py"))
+    assert rules and bots
+    banned = {p: {"pymunk", "pyglet"} for p in rules} | {p: {"pyglet"} for p in bots}
+    for path, names in banned.items():
+        found = _imports(path.read_text(encoding="utf-8")) & names
+        assert not found, f"{path.relative_to(ROOT)} imports {sorted(found)}"

@@ -129,3 +129,18 @@ def test_house_rules_errors_name_file_field_expected(
 def test_house_rules_missing_file(tmp_path: object) -> None:
     with pytest.raises(HouseRulesError, match="cannot read house rules"):
         load_house_rules(f"{tmp_path}/none.toml")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_ring_pins_near_or_far_side(players: int) -> None:
+    """ "three pins ... in the holes directly across from their home castle":
+    the near-side reading (default) fills the arc facing each castle, the
+    far-side reading (house rule ``ring_pins``) the arc facing the opposite
+    seat. Two or four players: the same holes; three: different ones."""
+    ring = BOARD.center_ring.pins_by_seat
+    near = game(players)
+    far = game(players, ring_pins="far_side")
+    seats = near.config.castle_seats()
+    assert set(phys(near).pins) == {h for s in seats for h in ring[s]}
+    assert set(phys(far).pins) == {h for s in seats for h in ring[(s + 2) % 4]}
+    assert (set(phys(near).pins) == set(phys(far).pins)) is (players != 3)

@@ -1113,10 +1113,20 @@ def closed_seats(castle_seats: Iterable[int]) -> tuple[int, ...]:
     return tuple(s for s in range(4) if s not in seats) if len(seats) == 3 else ()
 
 
-def default_pins(board: Board, castle_seats: Iterable[int] = (0, 1, 2, 3)) -> tuple[int, ...]:
-    """Hole indices (into ``board.holes``) of the centre-ring set-up for ``castle_seats``:
-    ``pins_per_seat`` pins across from each castle (rulebook, Rounds and Setup)."""
+def default_pins(
+    board: Board, castle_seats: Iterable[int] = (0, 1, 2, 3), far_side: bool = False
+) -> tuple[int, ...]:
+    """Hole indices (into ``board.holes``) of the centre-ring set-up for
+    ``castle_seats``: "three pins should be placed in the center ring per
+    player in the holes directly across from their home castle" (rulebook,
+    Rounds and Setup), sorted.
+
+    Read by default as the arc of the ring facing each castle
+    (``center_ring.pins_by_seat[seat]``); ``far_side`` reads "across" as the
+    arc on the far side of the ring, the one facing the opposite seat (house
+    rule ``ring_pins = "far_side"``). With two or four players both readings
+    fill the same holes; with three they leave different holes empty."""
     holes: set[int] = set()
     for seat in castle_seats:
-        holes.update(board.center_ring.pins_by_seat[seat])
+        holes.update(board.center_ring.pins_by_seat[(seat + 2) % 4 if far_side else seat])
     return tuple(sorted(holes))

@@ -30,6 +30,8 @@ from matplotlib.patches import Circle, Patch, Polygon, Rectangle
 from numpy.typing import ArrayLike
 
 from warlords_sim.board import Board, Rect, castle_seats_for, closed_seats, default_pins
+from warlords_sim.colours import SEAT_COLOUR_NAMES, SEAT_COLOURS
+from warlords_sim.extras import missing_modules
 
 if TYPE_CHECKING:  # only for annotations: importing the physics package loads pymunk
     from warlords_sim.physics.types import DiePose
@@ -45,12 +47,6 @@ __all__ = [
     "save_board_png",
     "seat_colour",
 ]
-
-#: One clear colour per seat (hex RGB), indexed by seat: 0 bottom, 1 left, 2 top, 3 right.
-#: The courtyards are filled with exactly these; the GUI uses them for dice and labels.
-SEAT_COLOURS: tuple[str, str, str, str] = ("#d1362f", "#2b6cc4", "#e8b215", "#2e9a48")
-#: Names of :data:`SEAT_COLOURS`, for messages ("red to play").
-SEAT_COLOUR_NAMES: tuple[str, str, str, str] = ("red", "blue", "yellow", "green")
 
 Point = tuple[float, float]
 RGB = tuple[float, float, float]
@@ -673,7 +669,9 @@ def landing_plot(
     ax_f.set_xlabel("face up")
     ax_f.set_ylabel("dice")
     sub = f"faces (n = {n}; too few for a test of uniformity)" if n else "faces"
-    if tested:
+    if tested and missing_modules("lab", ["scipy"]):
+        sub = "faces (the test of uniformity needs the 'lab' extra)"
+    elif tested:
         from scipy.stats import chisquare
 
         stat, p = chisquare(counts)

@@ -12,7 +12,8 @@ CPU), so tables are
 * saved in the user's cache directory (``platformdirs.user_cache_dir``,
   overridden by the environment variable ``WARLORDS_SIM_CACHE_DIR``), one
   JSON file per table, named by a key over everything the measurement
-  depends on: the board's ``sha256``, the physics ``MODEL_VERSION``, the
+  depends on: the board's ``sha256``, the physics ``MODEL_VERSION`` and the
+  hash of the physics' source files, the
   pymunk and numpy versions, the machine architecture, this module's table
   format and the launch. A file that is unreadable, corrupt or was made for
   another key is ignored and measured afresh (and rewritten); a cache
@@ -26,6 +27,7 @@ floats round-trip exactly), so the bot's choices do not depend on the cache.
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import math
 import os
@@ -131,6 +133,19 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("warlords-sim"))
 
 
+@functools.cache
+def _physics_source() -> str:
+    """SHA-256 of the 2.5D physics' source files: an edit of the model that
+    forgot its MODEL_VERSION bump (or made between two bumps, in development)
+    must not reuse tables measured on the old code."""
+    import warlords_sim.physics as physics
+
+    h = hashlib.sha256()
+    for path in sorted(Path(physics.__file__).parent.glob("*.py")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
 def _key(board: Board, height_mm: float, kind: LaunchKind) -> str:
     import numpy
     import pymunk
@@ -139,6 +154,7 @@ def _key(board: Board, height_mm: float, kind: LaunchKind) -> str:
         TABLE_FORMAT,
         board.sha256,
         MODEL_VERSION,
+        _physics_source(),
         f"pymunk {pymunk.version}",
         f"numpy {numpy.__version__}",
         platform.machine(),

@@ -42,6 +42,7 @@ _EXPECTED = (
     ("warlords_sim.replay.errors", "ReplayError"),
     ("warlords_sim.physics.types", "FlickError"),
     ("warlords_sim.physics.types", "WorldError"),
+    ("warlords_sim.extras", "MissingExtraError"),
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -49,8 +50,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def expected_errors() -> tuple[type[Exception], ...]:
     """The exceptions that mean "the input is wrong", not "the program is
-    wrong": OSError, BoardError, HouseRulesError, ReplayError, FlickError
-    and WorldError (those of them
+    wrong": OSError, BoardError, HouseRulesError, ReplayError, FlickError,
+    WorldError and MissingExtraError (an extra to install; those of them
     whose module is loaded: an exception of a class never imported cannot
     have been raised, and importing the physics to catch one would cost the
     start-up this module avoids)."""

@@ -15,6 +15,8 @@ import click
 
 from warlords_sim.board import Board, castle_seats_for, closed_seats, default_pins
 from warlords_sim.cli._common import fail, load_board_or_fail
+from warlords_sim.cli._outputs import check_output, saving
+from warlords_sim.extras import require_extra
 
 __all__ = ["board", "board_to_json"]
 
@@ -109,7 +111,7 @@ def _summary(b: Board, castle_seats: tuple[int, ...], side_walls: bool) -> str:
     "png",
     metavar="OUT",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Draw the board to scale and write it as a PNG (overwrites OUT).",
+    help="Draw the board to scale and write it as a PNG (an existing OUT only with --force).",
 )
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the validated geometry as JSON on stdout."
@@ -123,8 +125,14 @@ def _summary(b: Board, castle_seats: tuple[int, ...], side_walls: bool) -> str:
     help="Players: 4 castles; 3 close seat 3 with the three-player wall; 2 sit at seats 0 and 2.",
 )
 @click.option("--side-walls", is_flag=True, help="Put up the optional side walls (wall variants).")
+@click.option("--force", is_flag=True, help="With --png: overwrite an existing file.")
 def board(
-    name_or_path: str, png: Path | None, as_json: bool, players: int, side_walls: bool
+    name_or_path: str,
+    png: Path | None,
+    as_json: bool,
+    players: int,
+    side_walls: bool,
+    force: bool,
 ) -> None:
     """Show, draw or dump a board file.
 
@@ -133,13 +141,17 @@ def board(
     field and what was expected. Without --png or --json, prints a summary.
     Lengths are mm, in the board frame (origin at the centre, x right, y up).
     """
+    if png is not None:
+        require_extra("render", "board --png")
     b = load_board_or_fail(name_or_path)
     seats = castle_seats_for(players)
     if png is not None:
         from warlords_sim.plotting import save_board_png
 
+        out = check_output(png, "--png", force)
         try:
-            out = save_board_png(b, png, castle_seats=seats, side_walls=side_walls)
+            with saving(out, "--png", force) as tmp:
+                save_board_png(b, tmp, castle_seats=seats, side_walls=side_walls)
         except OSError as e:
             fail(f"cannot write {png}: {e.strerror or e}")
         # keep stdout clean for the JSON when both are asked for

@@ -18,6 +18,8 @@ import click
 
 from warlords_sim.cli._common import board_option, fail
 from warlords_sim.cli._names import DEFAULT_SCENARIOS, ENGINES
+from warlords_sim.cli._outputs import exists_message, saving
+from warlords_sim.extras import require_extra
 
 if TYPE_CHECKING:
     from warlords_sim.board import Board
@@ -98,8 +100,8 @@ def _plot_targets(plot: str, names: list[str], force: bool) -> list[Path]:
             fail(f"--plot: {p} is a folder; it is where the PNG of scenario {p.stem!r} goes")
     taken = [str(p) for p in paths if p.exists()]
     if taken and not force:
-        more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
-        fail(f"--plot: {taken[0]}{more} already exists; use --force to overwrite")
+        more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
+        fail(exists_message("--plot", taken[0] + more))
     return paths
 
 
@@ -174,6 +176,10 @@ def fidelity(
             click.echo(f"{s.name:24s} {s.description}")
         return
     engs = _engines(engines)
+    if "reference" in engs:
+        require_extra("reference", f"fidelity --engines {','.join(engs)}")
+    if plot is not None:
+        require_extra("render", "fidelity --plot")
     paths = _plot_targets(plot, [s.name for s in scenarios], force) if plot is not None else []
     show = sys.stderr.isatty() if progress is None else progress
     try:
@@ -204,6 +210,7 @@ def fidelity(
         from warlords_sim.fidelity.plot import scenario_plot
 
         for sr, path in zip(report.scenarios, paths, strict=True):
-            scenario_plot(board, sr, report.engines, path)
+            with saving(path, "--plot", force) as tmp:
+                scenario_plot(board, sr, report.engines, tmp)
         if not as_json:
             click.echo(f"wrote {len(paths)} PNG{'' if len(paths) == 1 else 's'} to {plot}")

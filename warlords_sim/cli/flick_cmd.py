@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +20,8 @@ import click
 
 from warlords_sim.cli._common import board_option, fail
 from warlords_sim.cli._names import ENGINES, LAUNCH_KINDS, MAX_FLICK_SPEED, MAX_FLICK_SPIN
+from warlords_sim.cli._outputs import check_output, saving
+from warlords_sim.extras import require_extra
 
 if TYPE_CHECKING:
     from warlords_sim.board import Board
@@ -39,23 +40,6 @@ def __getattr__(name: str) -> Any:
 
         return getattr(flick_trials, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def _check_writable(path: str, option: str, suffix: str) -> None:
-    """Fail now, before any work, if ``path`` cannot be written."""
-    p = Path(path)
-    if not p.name.lower().endswith(suffix):
-        fail(
-            f"{option} writes a {suffix[1:].upper()} file: "
-            f"give a path ending in {suffix}, got {path!r}"
-        )
-    if p.is_dir():
-        fail(f"{option}: {path} is a folder")
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        fail(f"{option}: cannot write {path}: folder {parent} does not exist")
-    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        fail(f"{option}: cannot write {path}: permission denied")
 
 
 def _pair(text: str, what: str) -> tuple[float, float]:
@@ -92,7 +76,8 @@ Start with exactly one of:
 With --trials N --noise S, trial i (0, 1, ..., N-1) draws its hand noise
 from seed SEED+i (--seed, default 0): the speed is multiplied by
 (1 + normal(0, S)) and the direction turned by normal(0, S) rad. Without
---noise every trial is the same flick. --plot overwrites OUT.png.
+--noise every trial is the same flick. An existing --plot or --record file
+is never replaced without --force.
 The maximum spin is {MAX_FLICK_SPIN:.0f} rad/s.
 
 \b
@@ -167,7 +152,7 @@ benchmarks/flick.py).
     help="Physics engine: the 2.5D model or the 3D MuJoCo reference.",
 )
 @click.option("--record", metavar="PATH", help="Record the flick as a sandbox replay.")
-@click.option("--force", is_flag=True, help="With --record: overwrite an existing file.")
+@click.option("--force", is_flag=True, help="Overwrite an existing --plot or --record file.")
 def flick(
     at: str | None,
     from_: str | None,
@@ -189,6 +174,9 @@ def flick(
 ) -> None:
     from warlords_sim.cli.flick_trials import run_trials, summary
     from warlords_sim.physics import FlickError, LaunchKind, WorldError
+
+    if plot is not None:
+        require_extra("render", "flick --plot")
 
     if (at is None) == (from_ is None):
         fail("give exactly one of --at X,Y or --from SEAT:AREA")
@@ -227,7 +215,9 @@ def flick(
         at_xy = _pair(at, "--at")
         kind = LaunchKind(launch or "table")
     if plot is not None:
-        _check_writable(plot, "--plot", ".png")
+        check_output(plot, "--plot", force, (".png",))
+    if record is not None:
+        check_output(record, "--record", force)
     if record is not None and trials != 1:
         fail(f"--record records one flick: drop --trials {trials}")
     if record is not None and engine != "2.5d":
@@ -280,11 +270,12 @@ def flick(
     if plot is not None:
         from warlords_sim.plotting import landing_plot
 
-        landing_plot(
-            board,
-            [(r.x_mm, r.y_mm) for r in results],
-            [r.face for r in results],
-            plot,
-        )
+        with saving(plot, "--plot", force) as tmp:
+            landing_plot(
+                board,
+                [(r.x_mm, r.y_mm) for r in results],
+                [r.face for r in results],
+                tmp,
+            )
         if not as_json:
             click.echo(f"wrote {plot}")

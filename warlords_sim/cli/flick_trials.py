@@ -18,6 +18,7 @@ import numpy as np
 
 from warlords_sim.board import Board, BoardError, Crenelation
 from warlords_sim.cli._common import fail
+from warlords_sim.extras import extra_hint, missing_modules
 from warlords_sim.fidelity.hand import noisy_velocity
 from warlords_sim.physics import (
     MAX_FLICK_SPEED,
@@ -249,12 +250,15 @@ def summary(results: list[TrialResult], label: str) -> str:
     regions = Counter(str(r.region) for r in results)
     lines.append(f"  trials   {n}")
     lines.append("  faces    " + "  ".join(f"{f}:{faces.get(f, 0)}" for f in range(1, 7)))
-    from scipy.stats import chisquare
-
     counts = [faces.get(f, 0) for f in range(1, 7)]
     if sum(counts) >= 6:
-        p = float(chisquare(counts).pvalue)
-        lines.append(f"  chi-square against uniform faces: p = {p:.3g}")
+        if missing_modules("lab", ["scipy"]):  # the player's install has no scipy
+            lines.append(f"  chi-square against uniform faces: needs the {extra_hint('lab')}")
+        else:
+            from scipy.stats import chisquare
+
+            p = float(chisquare(counts).pvalue)
+            lines.append(f"  chi-square against uniform faces: p = {p:.3g}")
     lines.append("  regions  " + ", ".join(f"{k} {v}" for k, v in regions.most_common()))
     settle = np.array([r.settle_s for r in results])
     lines.append(f"  settle   median {np.median(settle):.3f} s, max {settle.max():.3f} s")

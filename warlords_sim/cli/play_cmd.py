@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
 import shlex
 import sys
@@ -13,8 +12,16 @@ import click
 
 from warlords_sim.cli._common import fail, load_game_config
 from warlords_sim.cli._names import BOTS
+from warlords_sim.cli._outputs import check_output, default_recording, saving
 
-__all__ = ["SKILL_HELP", "parse_bots", "parse_skill", "play", "resume_command"]
+__all__ = [
+    "SKILL_HELP",
+    "parse_bots",
+    "parse_skill",
+    "play",
+    "recording_path",
+    "resume_command",
+]
 
 #: ``--skill``'s help: the bots module has no named levels, only numbers
 #: (:class:`warlords_sim.bots.Hand`), so the range is all there is to say.
@@ -42,9 +49,12 @@ the players a bot plays ("none": everyone is human) and --skill how steady
 their hand is. With two or more human players (hot-seat) the view turns so
 the player to move has their castle at the bottom and a banner says whose
 turn it is; --rotate/--no-rotate (or R in the window) sets the turning for
-any game. Every game is recorded
-to a replay file (default ./warlords-YYYYmmdd-HHMMSS.jsonl); --resume FILE
-continues a game whose file ends without a result (a crash), appending to it.
+any game. Every game is recorded to a replay file, by default
+recordings/warlords-YYYYmmdd-HHMMSS.jsonl in the user's data directory
+($WARLORDS_SIM_DATA_DIR overrides it; the path is printed at start), never
+in the current directory; --resume FILE continues a game whose file ends
+without a result (a crash), appending to it. An existing --record or
+--screenshot file is never replaced without --force.
 
 \b
 Examples:
@@ -52,7 +62,7 @@ Examples:
   warlords-sim play --players 4 --bots 1,2,3 --variant wall1
   warlords-sim play --players 3 --bots none  three humans, hot-seat
   warlords-sim play --bots 0,1 --screenshot play.png
-  warlords-sim play --resume warlords-20260101-120000.jsonl
+  warlords-sim play --resume PATH/warlords-20260101-120000.jsonl  (the path printed)
 """
 
 
@@ -144,7 +154,7 @@ def _skill_option(ctx: click.Context, param: click.Parameter, value: str) -> flo
     "--record",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Replay file to write (default ./warlords-YYYYmmdd-HHMMSS.jsonl).",
+    help="Replay file to write [default: a new file in the user's data directory, printed].",
 )
 @click.option(
     "--resume",
@@ -180,6 +190,7 @@ def _skill_option(ctx: click.Context, param: click.Parameter, value: str) -> flo
     default=None,
     help="Render a game in progress to this PNG and exit (nothing is recorded).",
 )
+@click.option("--force", is_flag=True, help="Overwrite an existing --record or --screenshot file.")
 def play(
     ctx: click.Context,
     players: int,
@@ -196,6 +207,7 @@ def play(
     guide: bool,
     rotate: bool | None,
     mute: bool,
+    force: bool,
 ) -> None:
     from warlords_sim.board import BoardError
     from warlords_sim.bots import make_bot
@@ -219,6 +231,10 @@ def play(
     except (BoardError, HouseRulesError, ValueError, OSError) as e:
         fail(e)
 
+    if screenshot is not None:
+        shot = check_output(screenshot, "--screenshot", force, (".png",))
+    elif record is not None:
+        check_output(record, "--record", force)
     if screenshot is None and sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
         fail(
             "no DISPLAY to open the window on: run it on a desktop, under "
@@ -233,14 +249,14 @@ def play(
     from warlords_sim.gui.controller import GameController, open_recorder
 
     if screenshot is not None:
-        path = screenshot_game(config, policies, seed, Path(screenshot), rotate=rotate)
-        click.echo(f"wrote {path}")
+        with saving(shot, "--screenshot", force) as tmp:
+            screenshot_game(config, policies, seed, tmp, rotate=rotate)
+        click.echo(f"wrote {shot}")
         return
-    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    rec_path = Path(record) if record else Path(f"warlords-{stamp}.jsonl")
     names = tuple(policies[p].name if p in policies else "human" for p in range(players))
     try:
-        recorder, line = open_recorder(rec_path, config, seed, names, skill=skill)
+        rec_path = recording_path(record)
+        recorder, line = open_recorder(rec_path, config, seed, names, skill=skill, force=force)
     except (OSError, ValueError) as e:
         fail(e)
     click.echo(line)
@@ -254,6 +270,17 @@ def play(
         if type(e).__name__ in ("NoSuchDisplayException", "NoSuchConfigException"):
             fail(f"cannot open the window: {e} (is DISPLAY set?)")
         raise
+
+
+def recording_path(record: str | None) -> Path:
+    """The replay file ``play`` records to: ``--record``'s path, or a new
+    file in the user's data directory (:func:`default_recording`; the
+    folder is created).
+
+    Raises:
+        OSError: the data directory cannot be created.
+    """
+    return Path(record) if record is not None else default_recording()
 
 
 def _resume(path: str, guide: bool = True, rotate: bool | None = None, mute: bool = False) -> None:

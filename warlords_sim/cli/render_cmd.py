@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-import os
 from pathlib import Path
 
 import click
 
 from warlords_sim.cli._common import fail, load_board_or_fail
+from warlords_sim.cli._outputs import check_output, saving
+from warlords_sim.extras import require_extra
 
 __all__ = ["render"]
 
@@ -29,36 +29,23 @@ says the round, the action and its summary. A PNG shows the state after
 the board is square, the caption bar adds about 9%.
 
 \b
-Without a DISPLAY, pyglet's headless (EGL) mode is used. MP4 needs
-imageio-ffmpeg (installed with warlords-sim; its wheel ships ffmpeg).
+Without a DISPLAY, pyglet's headless (EGL) mode is used. Needs the
+render extra (Pillow; imageio-ffmpeg for MP4, whose wheel ships ffmpeg):
+pip install 'warlords-sim[render]'.
 
 \b
 Examples:
   warlords-sim render examples/replays/game-2p-standard.jsonl --out game.gif --to 12
   warlords-sim render game.jsonl --out game.mp4 --fps 30 --size 720
   warlords-sim render game.jsonl --out end.png
+
+\b
+An existing OUT is never replaced without --force.
 """
 
 
 def _check_out(out: str, force: bool) -> Path:
-    path = Path(out)
-    suffix = path.suffix.lower()
-    if suffix not in _FORMATS:
-        fail(f"--out {out}: expected a .gif, .mp4 or .png file name")
-    if path.is_dir():
-        fail(f"--out {out}: is a directory")
-    if not path.parent.is_dir():
-        fail(f"--out {out}: no such directory {str(path.parent)!r}")
-    if path.exists() and not force:
-        fail(f"--out {out}: the file exists; give --force to overwrite it")
-    if not os.access(path.parent, os.W_OK):
-        fail(f"--out {out}: cannot write to {str(path.parent)!r}")
-    if suffix == ".mp4" and (
-        importlib.util.find_spec("imageio") is None
-        or importlib.util.find_spec("imageio_ffmpeg") is None
-    ):
-        fail("--out .mp4 needs imageio and imageio-ffmpeg: pip install imageio imageio-ffmpeg")
-    return path
+    return check_output(out, "--out", force, _FORMATS)
 
 
 @click.command("render", help=_HELP)
@@ -95,6 +82,7 @@ def render(
     board_name: str | None,
     force: bool,
 ) -> None:
+    require_extra("render", "render")
     from warlords_sim.replay import ReplayError, check_model, load_replay
 
     path = _check_out(out, force)
@@ -136,15 +124,13 @@ def render(
     except OffscreenError as e:
         fail(e)
     suffix = path.suffix.lower()
-    tmp = path.with_name(f".{path.stem}.partial{suffix}")
     try:
-        frames, seconds = _draw(controller, canvas, tmp, suffix, start, end, fps)
-        if controller.refused is not None:
-            fail(f"{file}: {controller.refused}")
-        os.replace(tmp, path)
+        with saving(path, "--out", force) as tmp:
+            frames, seconds = _draw(controller, canvas, tmp, suffix, start, end, fps)
+            if controller.refused is not None:
+                fail(f"{file}: {controller.refused}")
     finally:
         canvas.close()
-        tmp.unlink(missing_ok=True)
     what = "picture" if suffix == ".png" else f"{frames} frames, {seconds:.1f} s at {fps} fps"
     span = f"after action {end}" if suffix == ".png" else f"actions {start}..{end}"
     click.echo(f"wrote {path}: {span}, {canvas.out_w}x{canvas.out_h} px, {what}")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from warlords_sim.cli._common import fail, load_board_or_fail
+from warlords_sim.cli._outputs import check_output
 
 if TYPE_CHECKING:
     from warlords_sim.board import Board
@@ -114,6 +115,8 @@ def replay(
         fail("give --verify or --branch NEW, not both")
     if branch_to is not None and Path(branch_to).resolve() == Path(file).resolve():
         fail(f"--branch {branch_to} is the replay being read: give a new file")
+    if branch_to is not None:
+        check_output(branch_to, "--branch", force)
     if branch_to is None and not do_verify:
         for opt, value in (("--json", as_json), ("--bots", bots), ("--skill", skill)):
             if value:

@@ -9,6 +9,7 @@ import click
 
 from warlords_sim.cli._common import fail, load_game_config
 from warlords_sim.cli._names import ENGINES
+from warlords_sim.cli._outputs import check_output
 
 if TYPE_CHECKING:
     from warlords_sim.rules import GameState, Outcome
@@ -202,6 +203,8 @@ def simulate(
     rec = None
     if record is not None:
         from warlords_sim.replay import Recorder, ReplayError
+
+        check_output(record, "--record", force)
 
         try:
             rec = Recorder.create(record, config, seed=seed, bots=names, skill=skill, force=force)

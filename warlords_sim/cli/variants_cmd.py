@@ -7,7 +7,9 @@ import json
 import click
 
 from warlords_sim.cli._common import fail
+from warlords_sim.cli._outputs import exists_message
 from warlords_sim.cli._signals import sigterm_as_interrupt
+from warlords_sim.extras import require_extra
 
 __all__ = ["variants"]
 
@@ -36,7 +38,10 @@ or SIGTERM (kill, timeout, a job scheduler) stops cleanly: the games in
 hand are finished, every finished game is kept, summary.json is written
 from them, and the exit status is 130 (Ctrl-C) or 143 (SIGTERM); the same
 command again resumes. If this process is killed outright (kill -9), its
-worker processes notice and exit within a second.
+worker processes notice and exit within a second. A DIR without
+experiment.json that holds a summary.json or a plot is not written into
+without --force (a DIR with one is this command's: its summary and plots are
+drawn again from its games).
 
 \b
 Examples:
@@ -102,6 +107,11 @@ Examples:
     help="Keep games.csv, summary.json and plots in DIR; run again to resume.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print summary.json instead of a table.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="With --out: write into a DIR whose summary.json or plots another command made.",
+)
 def variants(
     players: int,
     games: int,
@@ -115,7 +125,9 @@ def variants(
     dask_timeout: float,
     out: str | None,
     as_json: bool,
+    force: bool,
 ) -> None:
+    require_extra("lab", "variants")
     from rich.console import Console
 
     from warlords_sim.experiments import (
@@ -127,6 +139,8 @@ def variants(
     from warlords_sim.experiments.report import print_table
     from warlords_sim.rules.errors import HouseRulesError
 
+    if out is not None:
+        _check_out_dir(out, force)
     try:
         if workers is not None and workers < 1:
             raise ExperimentError(f"--workers: expected at least 1, got {workers}")
@@ -170,3 +184,21 @@ def variants(
             err=True,
         )
         raise click.exceptions.Exit(stop.exit_status)
+
+
+def _check_out_dir(out: str, force: bool) -> None:
+    """``--out DIR``: a lab directory (it has experiment.json) is resumed, and
+    its summary.json and plots are drawn again from its own games; in any
+    other directory, a summary.json or plot already there is not replaced
+    without ``force`` (a games.csv there is refused by the store, always)."""
+    from pathlib import Path
+
+    from warlords_sim.experiments.report import DAMAGE_PNG, ELIMINATIONS_PNG, SUMMARY_JSON
+    from warlords_sim.experiments.store import SETTINGS_JSON
+
+    d = Path(out)
+    if force or not d.is_dir() or (d / SETTINGS_JSON).exists():
+        return
+    for name in (SUMMARY_JSON, DAMAGE_PNG, ELIMINATIONS_PNG):
+        if (d / name).exists():
+            fail(exists_message("--out", d / name) + f" (no {SETTINGS_JSON}: not a lab folder)")

@@ -16,12 +16,11 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from warlords_sim.experiments.report import DAMAGE_PNG, ELIMINATIONS_PNG
 from warlords_sim.experiments.worker import Row
 
 __all__ = ["DAMAGE_PNG", "ELIMINATIONS_PNG", "damage_figure", "eliminations_figure", "save_plots"]
 
-DAMAGE_PNG = "damage.png"
-ELIMINATIONS_PNG = "eliminations.png"
 _COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3")
 
 

@@ -10,9 +10,19 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-__all__ = ["SUMMARY_JSON", "format_table", "print_table", "write_summary"]
+__all__ = [
+    "DAMAGE_PNG",
+    "ELIMINATIONS_PNG",
+    "SUMMARY_JSON",
+    "format_table",
+    "print_table",
+    "write_summary",
+]
 
 SUMMARY_JSON = "summary.json"
+#: The plots an experiment with a directory writes (by :mod:`.plots`).
+DAMAGE_PNG = "damage.png"
+ELIMINATIONS_PNG = "eliminations.png"
 ALPHA = 0.05  # a difference with p below this is marked with *
 
 # (key, label, kind): kind "mean", "rate" (shown in percent) or "seat_mean"/"seat_rate"

@@ -45,6 +45,7 @@ from typing import Any
 
 from warlords_sim.experiments.specs import ExperimentError, GameSpec
 from warlords_sim.experiments.worker import Row, play
+from warlords_sim.extras import require_extra
 
 __all__ = [
     "DASK_TIMEOUT",
@@ -148,13 +149,13 @@ def _run_pool(specs: Sequence[GameSpec], on_row: Callable[[Row], None], workers:
 
 
 def _distributed() -> Any:
-    """The ``distributed`` module (untyped, hence Any)."""
-    try:
-        return importlib.import_module("distributed")
-    except ImportError as e:  # pragma: no cover - a dependency
-        raise ExperimentError(
-            "--dask needs the distributed package: pip install 'dask[distributed]'"
-        ) from e
+    """The ``distributed`` module (untyped, hence Any).
+
+    Raises:
+        MissingExtraError: it is not installed (the ``lab`` extra).
+    """
+    require_extra("lab", "--dask", ["distributed"])
+    return importlib.import_module("distributed")
 
 
 def _one_line(e: BaseException, limit: int = 160) -> str:
@@ -249,8 +250,9 @@ def connect_dask(
         timeout: seconds (> 0) a scheduler address gets to connect and answer.
 
     Raises:
-        ExperimentError: no distributed package, a bad timeout, or no
-            scheduler answering at ``address`` within ``timeout``.
+        ExperimentError: a bad timeout, or no scheduler answering at
+            ``address`` within ``timeout``.
+        MissingExtraError: no distributed package (the ``lab`` extra).
     """
     if not timeout > 0 or timeout == float("inf"):
         raise ExperimentError(

@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from warlords_sim.board import Board, BoardError, Crenelation
+from warlords_sim.board import Board, BoardError, Crenelation, default_pins
 from warlords_sim.physics.footprint import Polygon, die_footprint, square, what_overlaps
 from warlords_sim.physics.ledge import LEDGE_GAP_MM
 from warlords_sim.physics.orientation import rotation_z, with_face_up
@@ -272,10 +272,7 @@ class _Checker:
                 raise self.error("pins", f"{STANDARD_RING!r} or a list of hole indices", pins)
             if self.board is None:
                 return ()
-            holes: set[int] = set()
-            for seat in seats:
-                holes.update(self.board.center_ring.pins_by_seat[seat])
-            return tuple(sorted(holes))
+            return default_pins(self.board, seats)
         n = len(self.board.holes) if self.board is not None else None
         for i, hole in enumerate(pins):
             if hole < 0 or (n is not None and hole >= n) or pins.index(hole) != i:

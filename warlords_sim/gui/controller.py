@@ -23,10 +23,10 @@ from typing import Any
 import numpy as np
 
 from warlords_sim.bots.policy import Policy
+from warlords_sim.colours import SEAT_COLOUR_NAMES
 from warlords_sim.gui.describe import Before, narrate, player_text
 from warlords_sim.physics.types import DiePose, FlickResult, RegionKind
 from warlords_sim.physics.world import TIMESTEP, World
-from warlords_sim.plotting import SEAT_COLOUR_NAMES
 from warlords_sim.rules.actions import Action, RingPinMove, SapperPull, SiegeShot, SpyMove
 from warlords_sim.rules.engine import Game, Launch, Outcome, use_ability
 from warlords_sim.rules.errors import IllegalActionError
@@ -77,9 +77,11 @@ def open_recorder(
     seed: int,
     bots: tuple[str, ...],
     skill: float | None = None,
+    force: bool = False,
 ) -> tuple[Any | None, str]:
     """A replay recorder from ``warlords_sim.replay`` if that module exists;
-    ``skill`` is the bots' (recorded so that ``play --resume`` plays them so).
+    ``skill`` is the bots' (recorded so that ``play --resume`` plays them so);
+    an existing file at ``path`` is replaced only if ``force``.
 
     Returns:
         (recorder or None, a line saying where the game is recorded or why not).
@@ -89,7 +91,7 @@ def open_recorder(
     except ImportError:
         return None, "warning: warlords_sim.replay is not available; this game is not recorded"
     rec = replay.Recorder.create(
-        path, config, seed=seed, bots=bots, skill=skill, mode="game", force=False
+        path, config, seed=seed, bots=bots, skill=skill, mode="game", force=force
     )
     return rec, f"recording the game to {path}"
 

@@ -23,8 +23,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from warlords_sim.colours import SEAT_COLOUR_NAMES
 from warlords_sim.physics.types import LaunchKind, Region, RegionKind
-from warlords_sim.plotting import SEAT_COLOUR_NAMES
 from warlords_sim.rules.actions import (
     Action,
     BoardFlick,

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from warlords_sim.colours import SEAT_COLOUR_NAMES
 from warlords_sim.gui.controller import GameController, Phase
-from warlords_sim.plotting import SEAT_COLOUR_NAMES
 
 __all__ = [
     "BANNER_FADE",

@@ -11,9 +11,9 @@ from pyglet import shapes
 
 from warlords_sim.bots.policy import Hand
 from warlords_sim.bots.random_bot import RandomBot
+from warlords_sim.colours import SEAT_COLOUR_NAMES
 from warlords_sim.gui.controller import GameController, Phase
 from warlords_sim.gui.render import Colour, seat_rgb, shade
-from warlords_sim.plotting import SEAT_COLOUR_NAMES
 
 __all__ = ["COUNTS_HEADER", "PANEL_WIDTH", "PLAY_HELP", "SCORED_LEGEND", "Hud", "bot_label"]
 

@@ -120,7 +120,7 @@ class ReplayController(GameController):
         return self.replay.actions[index - 1]
 
     def player_name(self, p: int) -> str:
-        from warlords_sim.plotting import SEAT_COLOUR_NAMES
+        from warlords_sim.colours import SEAT_COLOUR_NAMES
 
         seat = self.state.seat_of(p)
         name = self.replay.header.bots[p]

@@ -2,8 +2,8 @@
 
 Shapes live in board coordinates (mm, origin at the centre, x right, y up);
 the window's view matrix scales them to pixels, so a resize only changes
-that matrix and the board stays to scale. Colours follow
-:mod:`warlords_sim.plotting` (the courtyards in exactly the seat colours).
+that matrix and the board stays to scale. The seat colours are
+:mod:`warlords_sim.colours`, as in the plots of :mod:`warlords_sim.plotting`.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import pyglet
 from pyglet import shapes
 
 from warlords_sim.board import Board, Rect, closed_seats
+from warlords_sim.colours import SEAT_COLOURS
 from warlords_sim.gui.castles import crenelation_shapes
 from warlords_sim.gui.controller import DieView
-from warlords_sim.plotting import SEAT_COLOURS
 
 __all__ = [
     "RGB",

@@ -7,22 +7,24 @@ calibration :func:`calibrate_board` / :class:`ContactDamping`.
 
 Only this package imports ``mujoco`` (the optional ``reference`` extra:
 ``pip install 'warlords-sim[reference]'``); without it, importing this
-package raises ImportError saying so. Modules: :mod:`.shapes` (the rounded
+package raises :class:`~warlords_sim.extras.MissingExtraError` (an
+ImportError) saying so. Modules: :mod:`.shapes` (the rounded
 die), :mod:`.footprint` (placement checks), :mod:`.calibrate` (contact
 damping from restitution), :mod:`.scene` (the MuJoCo model), :mod:`.world`
 (the port).
 """
 
-try:
-    import mujoco  # noqa: F401
-except ImportError as e:  # pragma: no cover - depends on the installation
-    raise ImportError(
-        "the reference engine needs MuJoCo: pip install 'warlords-sim[reference]' "
-        "(in a clone of the repository: pip install -e '.[reference]')"
-    ) from e
+from warlords_sim.extras import require_extra
 
-from warlords_sim.reference.calibrate import CalibrationError, ContactDamping, calibrate_board
-from warlords_sim.reference.world import TIMESTEP, ReferenceWorld
+# before any module that imports mujoco: one clear line, not mujoco's ImportError
+require_extra("reference", "the reference engine")  # MissingExtraError (an ImportError)
+
+from warlords_sim.reference.calibrate import (  # noqa: E402
+    CalibrationError,
+    ContactDamping,
+    calibrate_board,
+)
+from warlords_sim.reference.world import TIMESTEP, ReferenceWorld  # noqa: E402
 
 #: Version of the reference model, recorded in replays made on it (bump it
 #: whenever the same inputs settle differently; see physics/version.py).

@@ -100,7 +100,10 @@ def branch(
         ReplayError: see :func:`rebuild`; ``new_path`` exists (unless ``overwrite``).
     """
     if Path(new_path).exists() and not overwrite:
-        raise ReplayError(f"{new_path}: the file exists; give --force to overwrite it")
+        raise ReplayError(
+            f"{new_path}: the file already exists; "
+            "pass --force to overwrite it or pick another path"
+        )
     rebuilt = rebuild(replay, until, policies=policies, board=board, force=force)
     h = replay.header
     target = rebuilt.target

@@ -202,7 +202,9 @@ class Recorder:
         try:
             fh = open(p, "wb" if force else "xb")  # noqa: SIM115 (kept open while recording)
         except FileExistsError:
-            raise ReplayError(f"{p}: the file exists; give --force to overwrite it") from None
+            raise ReplayError(
+                f"{p}: the file already exists; pass --force to overwrite it or pick another path"
+            ) from None
         except OSError as e:
             raise ReplayError(f"{p}: cannot write the replay: {e.strerror or e}") from e
         first = None if isinstance(config, Board) else config.house_rules.first_player

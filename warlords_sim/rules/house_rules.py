@@ -69,6 +69,10 @@ class HouseRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
             flicked this turn that shows a 6 may be flicked again, so in a
             chain (A lands 6, B lands 6) A stays put; "last_general_only"
             bars only the die whose 6 gave the ability now pending.
+        ring_pins: ["near_side"] "three pins ... in the holes directly across
+            from their home castle": the arc of the ring facing the castle;
+            "far_side" the arc beyond the ring's centre (the same holes with
+            two or four players, others with three).
         max_flicks_per_round: [400] a safety cap: the round ends after this many
             flicks (``ended_by = "flick_limit"``); bots never reach it in practice.
     """
@@ -90,6 +94,7 @@ class HouseRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
     unlanded_wall_exit: Literal["return", "eliminate"] = "return"
     spy_into_castle: bool = False
     general_chain: Literal["rulebook", "last_general_only"] = "rulebook"
+    ring_pins: Literal["near_side", "far_side"] = "near_side"
     max_flicks_per_round: int = 400
 
     def check(self, where: str = "house rules", field_prefix: str = "") -> HouseRules:

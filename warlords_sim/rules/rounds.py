@@ -10,6 +10,7 @@ castle's place walled. Wall variants 1 and 2.
 
 from __future__ import annotations
 
+from warlords_sim.board import default_pins
 from warlords_sim.rules.game import DieState, GameConfig, GameState, RoundCounts, RoundRecord
 from warlords_sim.rules.physics_port import Physics
 from warlords_sim.rules.scoring import (
@@ -36,9 +37,10 @@ def side_walls_for_round(config: GameConfig, rnd: int, totals: list[int]) -> boo
 
 def ring_setup(config: GameConfig) -> tuple[int, ...]:
     """The center-ring holes holding pins at the start of every round: three
-    across from each castle in play."""
-    ring = config.board.center_ring
-    return tuple(sorted(h for seat in config.castle_seats() for h in ring.pins_by_seat[seat]))
+    across from each castle in play (:func:`~warlords_sim.board.default_pins`,
+    house rule ``ring_pins``)."""
+    far = config.house_rules.ring_pins == "far_side"
+    return default_pins(config.board, config.castle_seats(), far_side=far)
 
 
 def new_game(config: GameConfig, physics: Physics) -> GameState:

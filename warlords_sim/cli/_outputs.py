@@ -1,0 +1,176 @@
+"""Every file a command writes, under one rule.
+
+The rule: a command never replaces a file it did not create in this run
+unless ``--force`` is given. Each writer (``board --png``, ``flick --plot``,
+``play --screenshot``, ``render --out``, ``fidelity --plot``, ``variants
+--out``; the replays of ``--record`` and ``--branch`` are created
+exclusively by :class:`warlords_sim.replay.Recorder`, with the same message)
+goes through this module:
+
+* :func:`check_output`, before any work: the path has an expected suffix,
+  is not a folder, its folder exists and is writable, and it does not exist
+  unless ``force``. A refusal ends the command with one line on stderr and
+  exit status 2: ``OPTION PATH: the file already exists; pass --force to
+  overwrite it or pick another path``.
+* :func:`saving`, around the write itself: the writer fills a hidden
+  temporary file in the same folder, moved into place only once complete.
+  A failed or interrupted write leaves an existing file as it was, and
+  without ``force`` a file that appeared at the path meanwhile is not
+  replaced (the move is an exclusive hard link where the file system has
+  them).
+* :func:`data_dir` and :func:`default_recording`: where ``play`` records
+  when no ``--record`` is given, the user's data directory
+  (``platformdirs.user_data_dir``; ``$WARLORDS_SIM_DATA_DIR`` overrides it),
+  never the current directory.
+
+Imports click at load time; tempfile, datetime and platformdirs when first used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from warlords_sim.cli._common import fail
+
+if TYPE_CHECKING:
+    import datetime as _dt
+
+__all__ = [
+    "DATA_ENV",
+    "EXISTS_HINT",
+    "check_output",
+    "data_dir",
+    "default_recording",
+    "exists_message",
+    "saving",
+]
+
+#: What to do about an existing file; every refusal of one says it.
+EXISTS_HINT = "pass --force to overwrite it or pick another path"
+#: Environment variable that overrides the user's data directory (tests).
+DATA_ENV = "WARLORDS_SIM_DATA_DIR"
+
+
+def exists_message(option: str, path: str | os.PathLike[str]) -> str:
+    """``OPTION PATH: the file already exists; pass --force ...`` (one line)."""
+    return f"{option} {os.fspath(path)}: the file already exists; {EXISTS_HINT}"
+
+
+def check_output(
+    path: str | os.PathLike[str],
+    option: str,
+    force: bool,
+    suffixes: Sequence[str] = (),
+) -> Path:
+    """``path`` checked before the command does any work.
+
+    Args:
+        path: the file the command will write.
+        option: the option that named it (``--plot``), for the message.
+        force: ``--force`` was given: an existing file may be replaced.
+        suffixes: accepted suffixes, lower case with the dot (``(".png",)``);
+            empty: any.
+
+    Returns:
+        ``path`` as a :class:`Path`.
+
+    Raises:
+        click.exceptions.Exit: (via :func:`fail`, one line, status 2) a
+            suffix not in ``suffixes``, a folder, a missing or read-only
+            folder, or an existing file without ``force``.
+    """
+    p = Path(path)
+    text = os.fspath(path)
+    if not p.name:
+        fail(f"{option}: expected a file name, got {text!r}")
+    if p.is_dir():
+        fail(f"{option} {text}: is a directory, expected a file name")
+    if suffixes and p.suffix.lower() not in suffixes:
+        names = " or ".join(filter(None, [", ".join(suffixes[:-1]), suffixes[-1]]))
+        fail(f"{option} {text}: expected a {names} file name")
+    parent = p.parent
+    if not parent.is_dir():
+        fail(f"{option} {text}: no such directory {str(parent)!r}")
+    if p.exists() and not force:
+        fail(exists_message(option, text))
+    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        fail(f"{option} {text}: cannot write there (permission denied)")
+    return p
+
+
+@contextlib.contextmanager
+def saving(path: str | os.PathLike[str], option: str, force: bool) -> Iterator[Path]:
+    """Write ``path`` through a temporary file: yields the temporary path
+    (same folder and suffix, hidden) for the writer to fill; on a normal exit
+    it becomes ``path``. On an exception the temporary file is removed and
+    ``path`` is untouched.
+
+    Raises:
+        click.exceptions.Exit: (via :func:`fail`) without ``force``, a file
+            appeared at ``path`` while the command ran.
+        OSError: the temporary file cannot be created or moved.
+    """
+    import tempfile  # loaded when a file is written, not for every --help
+
+    target = Path(path)
+    fd, name = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.stem}.", suffix=f".partial{target.suffix}"
+    )
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        if force:
+            os.replace(tmp, target)
+        else:
+            _place_exclusively(tmp, target, option)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _place_exclusively(tmp: Path, target: Path, option: str) -> None:
+    """Move ``tmp`` to ``target`` unless ``target`` exists."""
+    try:
+        os.link(tmp, target)  # fails if target exists: no window for a race
+    except FileExistsError:
+        fail(exists_message(option, target))
+    except OSError:  # no hard links here (some network or FAT file systems)
+        if target.exists():
+            fail(exists_message(option, target))
+        os.replace(tmp, target)
+
+
+def data_dir() -> Path:
+    """The user's data directory for warlords-sim (``$WARLORDS_SIM_DATA_DIR``
+    if set, else ``platformdirs.user_data_dir("warlords-sim")``); not created."""
+    env = os.environ.get(DATA_ENV)
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("warlords-sim"))
+
+
+def default_recording(now: _dt.datetime | None = None) -> Path:
+    """Where ``play`` records a game when no ``--record`` is given:
+    ``DATA/recordings/warlords-YYYYmmdd-HHMMSS.jsonl`` (``-2``, ``-3``, ...
+    added if that name is taken), the folder created.
+
+    Raises:
+        OSError: the folder cannot be created.
+    """
+    import datetime as _dt
+
+    folder = data_dir() / "recordings"
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = (now or _dt.datetime.now()).strftime("%Y%m%d-%H%M%S")
+    path = folder / f"warlords-{stamp}.jsonl"
+    k = 1
+    while path.exists():
+        k += 1
+        path = folder / f"warlords-{stamp}-{k}.jsonl"
+    return path
