@@ -213,6 +213,20 @@ def _picture(*args: str, display: bool = False) -> Callable[[Context], str]:
     return make
 
 
+def _window_shot(name: str) -> Callable[[Context], str]:
+    """A picture of the real window, driven by docs/window_shots.py."""
+
+    def make(ctx: Context) -> str:
+        out = ctx.out(f"{name}.png").parent
+        script = str(ROOT / "docs" / "window_shots.py")
+        r = run(
+            [sys.executable, script, "--only", name, "--out", str(out), *force(ctx)], display=True
+        )
+        return (r.stdout.strip().splitlines() or [f"wrote {out / name}.png"])[-1]
+
+    return make
+
+
 def variants_picture(ctx: Context) -> str:
     _lab(ctx)
     target = ctx.out("variants-eliminations.png")
@@ -395,6 +409,20 @@ FIGURES = (
             "{out}hotseat.png",
             display=True,
         ),  # fmt: skip
+        picture=True,
+    ),
+    Figure(
+        "guide.png",
+        "play: the picture docs/guide.png",
+        "python docs/window_shots.py --only guide --out DIR (xdotool drives the window)",
+        _window_shot("guide"),
+        picture=True,
+    ),
+    Figure(
+        "scored.png",
+        "play: the picture docs/scored.png",
+        "python docs/window_shots.py --only scored --out DIR (the replay window after action 61)",
+        _window_shot("scored"),
         picture=True,
     ),
 )

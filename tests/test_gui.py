@@ -121,6 +121,30 @@ def test_synthetic_drag_on_a_supply_die_flicks_it(window: Any) -> None:
     assert c.log and "P0 flicked red die 1" in "\n".join(c.log)
 
 
+def test_speed_label_stays_on_the_board_off_the_castle_labels(window: Any) -> None:
+    """Found in a played game: a full pull from the bottom castle takes the
+    pointer below the board, and the speed label ("2000 mm/s (max)") was
+    drawn over the bottom castle's label, both unreadable. The label stays
+    on the board, wherever the pointer goes; the castle labels are outside it."""
+    (bx0, by0), (bx1, by1) = window.to_px(-300, -300), window.to_px(300, 300)
+    for lb in window.hud.castle_labels.values():  # the castle labels lie outside the board
+        assert not (bx0 < lb.x < bx1 and by0 < lb.y < by1), (lb.text, lb.x, lb.y)
+    spot = BOARD.launch_spot(0, 2, Crenelation.HIGH)
+    sx, sy = _px(window, spot.x, spot.y)
+    for dx, dy in ((0, -900), (-900, -900), (900, -900), (-900, 0), (900, 0), (0, 900)):
+        window.on_mouse_press(sx, sy, LEFT, 0)
+        window.on_mouse_drag(sx + dx, sy + dy, 0, 0, LEFT, 0)
+        window.draw_frame()
+        lb = window.hud.speed.label
+        assert lb.visible and lb.text.endswith("mm/s (max)")
+        left, top = lb.x, lb.y  # anchored at its top left corner
+        right, bottom = left + lb.content_width, top - lb.content_height
+        assert bx0 <= left and right <= bx1 and by0 <= bottom and top <= by1, (dx, dy)
+        window.on_key_press(0xFF1B, 0)  # Escape: nothing is flicked
+        window.on_mouse_release(sx + dx, sy + dy, LEFT, 0)
+    assert window.c.state.flicks == 0
+
+
 def test_speed_is_capped_and_cancels_flick_nothing(window: Any) -> None:
     c, inp = window.c, window.input
     spot = BOARD.launch_spot(0, 1, Crenelation.LOW)

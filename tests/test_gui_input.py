@@ -309,3 +309,34 @@ def test_g_toggles_the_guide_drawn_while_dragging(window: Any) -> None:
     assert not inp.guide and "guide off" in w.c.message
     w.draw_frame()
     assert inp.drag is not None and len(w.overlay.items) < with_guide - 10
+
+
+@needs_xdotool
+def test_u_chooses_the_face_a_players_supply_dice_go_down_with(window: Any) -> None:
+    """Found in a played game: the window always set a human's supply die
+    down 1 up (the action's default) while the aim bot sets its 6 up, so a
+    human's dice scored 1 where the bot's scored 6. ``U`` (the X key, as a
+    player presses it) turns the face; each hot-seat player keeps their own."""
+    w, c = window, window.c
+    xdo = _xdo(w)
+    xdo("mousemove", "300", "300")  # the pointer over the window: X focus follows it
+    assert w.input.supply_face() == 1
+    for _ in range(5):
+        xdo("key", "u")
+    assert w.input.supply_face() == 6 and "6 up" in c.message
+    w.draw_frame()
+    assert "supply die set down 6 up (U)" in w.hud.status.label.text
+    spot = BOARD.launch_spot(0, 2, Crenelation.HIGH)
+    x, y = _screen(w, spot.x, spot.y)
+    xdo("mousemove", str(x), str(y))
+    xdo("mousedown", "1")
+    xdo("mousemove", str(x), str(y + 60))
+    xdo("mouseup", "1")
+    assert c.launch is not None and c.launch.action.face == 6
+    c.finish_flick()
+    if c.phase.value == "input" and c.state.active == 0:  # an ability: decline it
+        w.input.key("d")
+        w.input.key("d")
+    assert c.state.active == 1 and w.input.supply_face() == 1  # P1 has chosen nothing
+    xdo("key", "u")
+    assert w.input.faces == {0: 6, 1: 2}

@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +116,35 @@ def test_a_turning_die_shows_its_spin_and_a_still_one_costs_no_redraw(window: An
     # barely turning (below SPIN_SHOWN): no mark
     layer.update([DieView(angle=0.05, **pose)], t=1.25)
     assert not sprite.marked
+
+
+def test_no_spin_mark_stays_on_a_die_once_the_flick_has_settled(pyglet_mod: Any) -> None:
+    """Found in a played game: a bot's die that was still turning in the
+    flick's last physics step kept its spin arc while it lay still for the
+    following turns (the world's clock stops when a flick settles, so the
+    spin was never measured again). Outside a flick no die shows a mark."""
+    from warlords_sim.bots import make_bot
+    from warlords_sim.gui.app import PlayWindow
+    from warlords_sim.gui.controller import Phase
+
+    c = _controller()
+    c.fast_forward(make_bot("aim"), 1)  # one die on the board, the flick settled
+    assert c.phase is not Phase.FLICKING
+    w = PlayWindow(c, 1200, 830, mute=True)
+    try:
+        w.dispatch_events()
+        w._prepare()
+        (d,) = c.dice()
+        t = c.world.time
+        # the die as the flick's last two steps drew it: turning at 10 rad/s
+        w.dice_layer.update([replace(d, angle=d.angle - 0.5)], t=t - 0.05)
+        w.dice_layer.update([d], t=t)
+        sprite = w.dice_layer._sprites[(d.die, False)]
+        assert sprite.marked
+        w._prepare()  # a frame after the flick: the die lies still
+        assert not sprite.marked and sprite.head.color[3] == 0
+    finally:
+        w.close()
 
 
 _NO_DEVICE_GAME = """

@@ -219,7 +219,10 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         side = c.round_record.side_walls if c.round_record is not None else s.side_walls
         changed = self.board_layer.update(c.config.castle_seats(), side, c.world.pins, engine)
         dice = c.dice()
-        changed |= self.dice_layer.update(dice, None if c.frozen is not None else c.world.time)
+        # spin marks only while the dice move: the world's clock stops when a
+        # flick settles, so a spin measured in its last step would stay drawn
+        moving = c.phase is Phase.FLICKING and c.frozen is None
+        changed |= self.dice_layer.update(dice, c.world.time if moving else None)
         changed |= self.marks.update(dice, c.scored_dice())
         changed |= self._build_overlay()
         end = self.hud.end_screen(self.width, self.height)
@@ -289,6 +292,8 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         ]
         if i.spot is not None:
             lines.append(f"supply spot: area {i.spot[0]}, {i.spot[1].value} crenelation")
+        if self.c.is_human_turn():
+            lines.append(f"supply die set down {i.supply_face()} up (U)")
         if i.siege:
             lines.append("siege engine mode (S to leave)")
         if self.c.speed > 1:
@@ -300,9 +305,13 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         if d is None:
             return None
         px, py = self.to_px(*d.pointer)
-        # the pointer may be outside the window while dragging: keep the label in
-        px = min(max(px, 0.0), self.width - PANEL_WIDTH - 150.0)
-        py = min(max(py, 20.0), self.height - 10.0)
+        # the pointer may be outside the window while dragging (a full pull
+        # from the bottom castle goes below the board): keep the label on the
+        # board, off the castle labels drawn beside its edges
+        half = self.c.config.board.half_size_mm * self.mm_scale
+        ox, oy = self.origin
+        px = min(max(px, ox - half - 12.0), ox + half - 200.0)  # text up to 180 px
+        py = min(max(py, oy - half - 4.0), oy + half - 30.0)  # the label hangs below py + 26
         capped = " (max)" if d.pull_mm * GAIN >= MAX_FLICK_SPEED else ""
         return px, py, f"{d.speed:.0f} mm/s{capped}"
 

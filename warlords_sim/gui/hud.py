@@ -29,9 +29,9 @@ COUNTS_HEADER = "    supply in play courtyard out damage"
 SCORED_LEGEND = "dice framed in white count as damage"
 PLAY_HELP = (
     "Mouse: press a die or a launch spot, drag back, release.\n"
-    "1-3 area, H/L crenelation, Q/E or wheel: spin, W/X or shift+wheel: strike "
-    "high or low, S: siege engine, D D: decline, G: aim guide, R: turn the view, Esc: cancel, "
-    "F: fast-forward, M: sound, Space: continue."
+    "1-3 area, H/L crenelation, U: face up, Q/E or wheel: spin, W/X or shift+wheel: "
+    "strike high or low, S: siege engine, D D: decline, G: aim guide, R: turn the view, "
+    "Esc: cancel, F: fast-forward, M: sound, Space: continue."
 )
 
 

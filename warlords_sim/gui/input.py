@@ -6,7 +6,10 @@ release; the velocity is ``(press point - pointer) * GAIN``, capped at the
 maximum flick speed. The drag goes on outside the window (the window
 system keeps sending the pointer while the button is held) and a release
 there flicks; Escape or the right button cancels. Spin and strike are set
-only on a human's turn and go back to zero when the turn passes. ``D``
+only on a human's turn and go back to zero when the turn passes. ``U``
+turns the face a player's supply dice are set down with (1 up at first,
+as the rules' ``SupplyFlick`` default; the aim bot sets its 6 up); each
+player keeps their own choice for their later supply flicks. ``D``
 declines a pending ability only when pressed twice (Esc keeps it).
 Every refusal leaves the rules' reason in ``controller.message``.
 """
@@ -118,6 +121,8 @@ class Input:
         self.spy_ok = False
         #: Draw the aim guide while dragging (G toggles it; ``play --no-guide``).
         self.guide = True
+        #: The face up each human player sets their supply dice down with (U).
+        self.faces: dict[int, int] = {}
         #: D was pressed once: a second D declines the pending ability.
         self.declining = False
         self._turn: int | None = None  # the human player whose turn the settings belong to
@@ -186,6 +191,10 @@ class Input:
                     if r < 9.0:
                         return seat, (area.area, cren), r
         return None
+
+    def supply_face(self) -> int:
+        """The face up the player to move sets a supply die down with (1..6)."""
+        return self.faces.get(self.c.state.active, 1)
 
     def pending_kind(self) -> PendingKind | None:
         legal = self.c.legal()
@@ -352,7 +361,7 @@ class Input:
         action: Action
         if drag.kind == "supply":
             assert drag.spot is not None
-            action = SupplyFlick(drag.spot[0], drag.spot[1], v, spin, strike_mm=strike)
+            action = SupplyFlick(drag.spot[0], drag.spot[1], v, spin, self.supply_face(), strike)
         elif drag.kind == "siege":
             assert drag.die is not None
             action = SiegeShot(drag.die, v, spin, strike)
@@ -380,7 +389,7 @@ class Input:
     # ------------------------------------------------------------ keys
 
     def key(self, name: str) -> None:
-        """A key by name: 1 2 3 h l s d q e w x g f space enter escape."""
+        """A key by name: 1 2 3 h l s d q e w x u g f space enter escape."""
         self.sync()
         c = self.c
         if name == "escape":
@@ -399,6 +408,8 @@ class Input:
         if not c.is_human_turn():
             if name in ("q", "e", "w", "x") and c.phase is not Phase.GAME_OVER:
                 c.refuse("wait for your turn to set the spin and the strike")
+            elif name == "u" and c.phase is not Phase.GAME_OVER:
+                c.refuse("wait for your turn to choose the face of your supply dice")
             return
         if name != "d" and self.declining:
             self.declining = False
@@ -409,6 +420,11 @@ class Input:
             return
         if name in ("w", "x"):
             self.nudge_strike(1.0 if name == "w" else -1.0)
+            return
+        if name == "u":
+            face = self.supply_face() % 6 + 1
+            self.faces[c.state.active] = face
+            c.message = f"your supply dice go down with the {face} up (U: the next face)"
             return
         legal = c.legal()
         assert legal is not None
