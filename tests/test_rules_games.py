@@ -159,7 +159,8 @@ def test_simulate_command_table(tmp_path: Path) -> None:
     [
         (["--bots", "aim,random"], "--bots: expected 1 or 4"),
         (["--bots", "clever"], "unknown bot 'clever'"),
-        (["--skill", "3"], "skill must be in [0, 1]"),
+        (["--skill", "3"], "--skill: 3 is outside [0, 1]"),
+        (["--skill", "pro"], "or a level: novice, club, expert"),
         (["--rules", "/nonexistent/h.toml"], "cannot read house rules"),
         (["--board", "nope"], "unknown board 'nope'"),
     ],

@@ -1,40 +1,63 @@
 """Bots: policies that play any seat.
 
-``make_bot("aim", skill=0.7)`` or ``make_bot("random")``; any object with
-``name`` and ``choose(state, legal, rng)`` (:class:`Policy`) plays too.
-:func:`play_game` runs a whole game.
+``make_bot("aim", skill=0.7)``, ``make_bot("aim", skill="club")`` or
+``make_bot("random")``; any object with ``name`` and
+``choose(state, legal, rng)`` (:class:`Policy`) plays too. :func:`play_game`
+runs a whole game. A skill is a number in [0, 1] or a named level
+(:class:`SkillLevel`: novice, club, expert; :mod:`warlords_sim.bots.skill`
+documents their numbers and sources).
 """
 
 from warlords_sim.bots.aim import AimBot, launch_table_warmup
 from warlords_sim.bots.play import GameRecord, play_game
 from warlords_sim.bots.policy import Hand, Policy
 from warlords_sim.bots.random_bot import RandomBot
+from warlords_sim.bots.skill import (
+    SKILL_LEVELS,
+    HandNoise,
+    Skill,
+    SkillLevel,
+    as_skill,
+    parse_skill,
+    skill_label,
+    skill_noise,
+)
 
 __all__ = [
     "BOTS",
+    "SKILL_LEVELS",
     "AimBot",
     "GameRecord",
     "Hand",
+    "HandNoise",
     "Policy",
     "RandomBot",
+    "Skill",
+    "SkillLevel",
+    "as_skill",
     "launch_table_warmup",
     "make_bot",
+    "parse_skill",
     "play_game",
+    "skill_label",
+    "skill_noise",
 ]
 
 #: Names of the built-in bots.
 BOTS = ("aim", "random")
 
 
-def make_bot(name: str, skill: float = 0.7) -> Policy:
-    """A built-in bot by name.
+def make_bot(name: str, skill: float | str | SkillLevel = 0.7) -> Policy:
+    """A built-in bot by name, with the hand of ``skill`` (a number in [0, 1],
+    a :class:`SkillLevel` or a level's name). The random bot flicks at
+    random whatever the skill (it is still checked).
 
     Raises:
-        ValueError: unknown name, or skill outside [0, 1].
+        ValueError: unknown name, skill outside [0, 1] or an unknown level.
     """
+    s = as_skill(skill)
     if name == "aim":
-        return AimBot(skill)
+        return AimBot(s)
     if name == "random":
-        Hand(skill)  # validates the skill even if unused
         return RandomBot()
     raise ValueError(f"unknown bot {name!r}; expected one of {', '.join(BOTS)}")

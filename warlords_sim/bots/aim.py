@@ -27,6 +27,7 @@ import numpy as np
 from warlords_sim.board import Board, Crenelation
 from warlords_sim.bots.launch import launch_table, launch_table_warmup
 from warlords_sim.bots.policy import Hand
+from warlords_sim.bots.skill import Skill
 from warlords_sim.physics.types import LaunchKind
 from warlords_sim.rules.actions import (
     Action,
@@ -155,11 +156,12 @@ class _Plan:
 
 
 class AimBot:
-    """Aims at opponents' gateways; ``skill`` in [0, 1] sets the hand noise."""
+    """Aims at opponents' gateways; ``skill`` (a number in [0, 1] or a
+    :class:`~warlords_sim.bots.skill.SkillLevel`) sets the hand noise."""
 
     name = "aim"
 
-    def __init__(self, skill: float = 0.7) -> None:
+    def __init__(self, skill: Skill = 0.7) -> None:
         self.hand = Hand(skill)
         self._aims: dict[tuple[str, int, int, Crenelation, Point], tuple[float, float, float]] = {}
 

@@ -6,7 +6,7 @@ import os
 import shlex
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,8 +14,12 @@ from warlords_sim.cli._common import fail, load_game_config
 from warlords_sim.cli._names import BOTS
 from warlords_sim.cli._outputs import check_output, default_recording, saving
 
+if TYPE_CHECKING:
+    from warlords_sim.bots.skill import Skill
+
 __all__ = [
     "SKILL_HELP",
+    "SKILL_METAVAR",
     "parse_bots",
     "parse_skill",
     "play",
@@ -23,12 +27,17 @@ __all__ = [
     "resume_command",
 ]
 
-#: ``--skill``'s help: the bots module has no named levels, only numbers
-#: (:class:`warlords_sim.bots.Hand`), so the range is all there is to say.
+#: ``--skill``'s help: the figures of :class:`warlords_sim.bots.Hand` for the
+#: ends of the range and of the levels of :mod:`warlords_sim.bots.skill`
+#: (copied so that ``--help`` loads no numpy; tests/test_bots_skill.py checks them).
 SKILL_HELP = (
     "How steady the bots' hand is, a number in [0, 1]: 0 the shakiest (aim off by "
-    "0.13 rad and speed by 22 %, one sd), 1 the steadiest (0.01 rad, 2 %)."
+    "0.13 rad and speed by 22 %, one sd), 1 the steadiest (0.01 rad, 2 %); or a level "
+    "set from motor-control and sports measurements: novice (speed off by 12.6 %, "
+    "direction by 4 deg), club (6.3 %, 2 deg), expert (3.2 %, 1 deg)."
 )
+#: ``--skill``'s metavar.
+SKILL_METAVAR = "0..1|novice|club|expert"
 
 _HELP = """Play Warlords in a window: 2 to 4 players, hot-seat humans and bots.
 
@@ -91,26 +100,22 @@ def parse_bots(text: str, players: int) -> list[int]:
     return sorted(set(out))
 
 
-def parse_skill(text: str) -> float:
-    """The bots' skill from ``--skill``: a number in [0, 1].
+def parse_skill(text: str) -> Skill:
+    """The bots' skill from ``--skill``: a number in [0, 1] or a level name
+    (:func:`warlords_sim.bots.parse_skill`).
 
     Raises:
-        ValueError: not a number, or outside [0, 1] (the message names
-            ``--skill`` and the range).
+        ValueError: neither (one line naming ``--skill`` and the choices).
     """
+    from warlords_sim.bots.skill import parse_skill as parse
+
     try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(
-            f"--skill: {text!r} is not a number; expected one in [0, 1] "
-            "(0: shakiest hand, 1: steadiest)"
-        ) from None
-    if not 0.0 <= value <= 1.0:  # also refuses nan
-        raise ValueError(f"--skill: {text} is outside [0, 1] (0: shakiest hand, 1: steadiest)")
-    return value
+        return parse(text)
+    except ValueError as e:
+        raise ValueError(f"--skill: {e}") from None
 
 
-def _skill_option(ctx: click.Context, param: click.Parameter, value: str) -> float:
+def _skill_option(ctx: click.Context, param: click.Parameter, value: str) -> Skill:
     try:
         return parse_skill(value)
     except ValueError as e:
@@ -133,7 +138,7 @@ def _skill_option(ctx: click.Context, param: click.Parameter, value: str) -> flo
     "--skill",
     default="0.7",
     show_default=True,
-    metavar="0..1",
+    metavar=SKILL_METAVAR,
     callback=_skill_option,
     help=SKILL_HELP,
 )
@@ -196,7 +201,7 @@ def play(
     players: int,
     bots_text: str,
     bot: str,
-    skill: float,
+    skill: Skill,
     variant: str | None,
     rules_file: str | None,
     board: str,

@@ -15,6 +15,7 @@ import click
 
 from warlords_sim.cli._common import fail, load_board_or_fail
 from warlords_sim.cli._outputs import check_output
+from warlords_sim.cli.play_cmd import SKILL_METAVAR, parse_skill
 
 if TYPE_CHECKING:
     from warlords_sim.board import Board
@@ -87,7 +88,12 @@ def _bots(text: str, players: int) -> list[str]:
     metavar="BOT[,BOT...]",
     help="With --branch: continue headless with these bots (one, or one per player).",
 )
-@click.option("--skill", type=float, default=None, help="Bots' skill [default: the recording's].")
+@click.option(
+    "--skill",
+    default=None,
+    metavar=SKILL_METAVAR,
+    help="With --bots: their skill, a number in [0, 1] or a level [default: the recording's].",
+)
 @click.option(
     "--board",
     "board_name",
@@ -107,7 +113,7 @@ def replay(
     until: int | None,
     branch_to: str | None,
     bots: str | None,
-    skill: float | None,
+    skill: str | None,
     board_name: str | None,
     force: bool,
 ) -> None:
@@ -246,17 +252,23 @@ def _branch(
     new: str,
     until: int | None,
     bots: str | None,
-    skill: float | None,
+    skill_text: str | None,
     board: Board | None,
     force: bool,
 ) -> None:
-    from warlords_sim.bots import make_bot
+    from warlords_sim.bots import Skill, make_bot
     from warlords_sim.replay import ReplayError, branch, load_replay
 
     h = rep.header
     n = len(rep.actions) if until is None else until
     names = list(h.bots)
     policies = None
+    skill: Skill | str | None = None
+    if skill_text is not None:
+        try:
+            skill = parse_skill(skill_text)
+        except ValueError as e:
+            fail(e)
     if bots is not None:
         if h.mode != "game":
             fail("--bots: a sandbox replay has no players to continue with")

@@ -10,8 +10,10 @@ import click
 from warlords_sim.cli._common import fail, load_game_config
 from warlords_sim.cli._names import ENGINES
 from warlords_sim.cli._outputs import check_output
+from warlords_sim.cli.play_cmd import SKILL_HELP, SKILL_METAVAR, parse_skill
 
 if TYPE_CHECKING:
+    from warlords_sim.bots.skill import Skill
     from warlords_sim.rules import GameState, Outcome
     from warlords_sim.rules.physics_port import Physics
 
@@ -39,15 +41,16 @@ extra): slow, seconds per round.
 
 
 def summary(
-    state: GameState, seed: int, bots: list[str], skill: float, engine: str = "2.5d"
+    state: GameState, seed: int, bots: list[str], skill: Skill, engine: str = "2.5d"
 ) -> dict[str, Any]:
-    """The game as a JSON-ready object (``engine``: the physics it ran on)."""
+    """The game as a JSON-ready object (``engine``: the physics it ran on;
+    ``skill``: a number, or a level by its name)."""
     return {
         "seed": seed,
         "engine": engine,
         "players": state.players,
         "bots": bots,
-        "skill": skill,
+        "skill": getattr(skill, "value", skill),
         "variant": state.config.house_rules.wall_variant,
         "board": state.board.name,
         "house_rules": state.config.house_rules.to_dict(),
@@ -114,10 +117,11 @@ def _table(data: dict[str, Any]) -> None:
 )
 @click.option(
     "--skill",
-    type=float,
-    default=0.7,
+    "skill_text",
+    default="0.7",
     show_default=True,
-    help="Bots' hand steadiness in [0, 1] (1: no noise beyond a floor).",
+    metavar=SKILL_METAVAR,
+    help=SKILL_HELP,
 )
 @click.option(
     "--seed",
@@ -160,7 +164,7 @@ def _table(data: dict[str, Any]) -> None:
 def simulate(
     players: int,
     bots: str,
-    skill: float,
+    skill_text: str,
     seed: int,
     variant: str | None,
     rules_file: str | None,
@@ -178,6 +182,7 @@ def simulate(
     from warlords_sim.rules.physics_port import make_world
 
     try:
+        skill = parse_skill(skill_text)
         config = load_game_config(board, rules_file, variant, players)
         names = [b.strip() for b in bots.split(",") if b.strip()]
         if len(names) == 1:

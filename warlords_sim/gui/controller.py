@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from warlords_sim.bots.policy import Policy
+from warlords_sim.bots.skill import SkillLevel
 from warlords_sim.colours import SEAT_COLOUR_NAMES
 from warlords_sim.gui.describe import Before, narrate, player_text
 from warlords_sim.physics.types import DiePose, FlickResult, RegionKind
@@ -76,7 +77,7 @@ def open_recorder(
     config: GameConfig,
     seed: int,
     bots: tuple[str, ...],
-    skill: float | None = None,
+    skill: float | str | SkillLevel | None = None,
     force: bool = False,
 ) -> tuple[Any | None, str]:
     """A replay recorder from ``warlords_sim.replay`` if that module exists;

@@ -11,6 +11,7 @@ from pyglet import shapes
 
 from warlords_sim.bots.policy import Hand
 from warlords_sim.bots.random_bot import RandomBot
+from warlords_sim.bots.skill import skill_label
 from warlords_sim.colours import SEAT_COLOUR_NAMES
 from warlords_sim.gui.controller import GameController, Phase
 from warlords_sim.gui.render import Colour, seat_rgb, shade
@@ -36,12 +37,13 @@ PLAY_HELP = (
 
 
 def bot_label(policy: object) -> str:
-    """What the panel says under a bot's row: "aim bot, skill 0.7" for a
+    """What the panel says under a bot's row: "aim bot, skill 0.7" (or
+    "aim bot, skill club") for a
     bot with a hand (:class:`~warlords_sim.bots.policy.Hand`), "random bot"
     for the random bot (its flicks are random: no skill), else nothing."""
     hand = getattr(policy, "hand", None)
     if isinstance(hand, Hand):
-        return f"{getattr(policy, 'name', '?')} bot, skill {hand.skill:g}"
+        return f"{getattr(policy, 'name', '?')} bot, skill {skill_label(hand.skill)}"
     if isinstance(policy, RandomBot):
         return "random bot"
     return ""

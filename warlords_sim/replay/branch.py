@@ -9,6 +9,7 @@ from pathlib import Path
 
 from warlords_sim.board import Board
 from warlords_sim.bots.policy import Policy
+from warlords_sim.bots.skill import SkillLevel
 from warlords_sim.replay.errors import ReplayError
 from warlords_sim.replay.format import BranchOf
 from warlords_sim.replay.loader import Replay, load_replay
@@ -84,7 +85,7 @@ def branch(
     policies: Sequence[Policy] | None,
     bots: Sequence[str],
     *,
-    skill: float | None = None,
+    skill: float | str | SkillLevel | None = None,
     board: Board | None = None,
     force: bool = False,
     overwrite: bool = False,

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from warlords_sim.bots.skill import SkillName
 from warlords_sim.rules.house_rules import HouseRules
 
 __all__ = [
@@ -131,7 +132,8 @@ class Header(_S, tag="header", tag_field="kind", kw_only=True):
     players: Annotated[int, msgspec.Meta(ge=0, le=4)]  # 2..4 in a game, 0 in a sandbox
     seats: Annotated[list[Seat], msgspec.Meta(max_length=4)]
     bots: Annotated[list[str], msgspec.Meta(max_length=4)]
-    skill: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)] | None = None
+    # the bots' skill as given: a number in [0, 1] or a level's name
+    skill: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)] | SkillName | None = None
     seed: Annotated[int, msgspec.Meta(ge=0)] | None = None  # required in a game
     house_rules: HouseRules | None = None
     sandbox: SandboxSetup | None = None

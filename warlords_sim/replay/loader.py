@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from warlords_sim.bots import BOTS
+from warlords_sim.bots import BOTS, SKILL_LEVELS
 from warlords_sim.physics import MODEL_VERSION
 from warlords_sim.replay.errors import ReplayError, clip
 from warlords_sim.replay.format import (
@@ -219,6 +219,7 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
                         f"this warlords-sim reads versions {', '.join(map(str, READS))}"
                     )
                 _check_physics_field(obj, version, err)
+                _check_skill_field(obj, err)
                 header = msgspec.convert(obj, Header)
                 _check_header(header, obj, err, where)
             elif result is not None:
@@ -257,6 +258,20 @@ def _check_physics_field(obj: dict[str, Any], version: object, err: Any) -> None
             f"field `physics`: expected an object naming the physics engine and model "
             f'version, e.g. {{"engine": "2.5d", "model": "{MODEL_VERSION}"}}, got {got}'
         )
+
+
+def _check_skill_field(obj: dict[str, Any], err: Any) -> None:
+    """The header's ``skill``: null, a number in [0, 1] or a level's name,
+    before msgspec's message (which names the types, not the choices)."""
+    value = obj.get("skill")
+    if value is None or value in SKILL_LEVELS:
+        return
+    if isinstance(value, int | float) and not isinstance(value, bool) and 0.0 <= value <= 1.0:
+        return
+    raise err(
+        f"field `skill`: expected float in [0, 1], a level name ({', '.join(SKILL_LEVELS)}) "
+        f"or null, got {clip(repr(value))}"
+    )
 
 
 def _check_header(h: Header, obj: dict[str, Any], err: Any, where: str) -> None:

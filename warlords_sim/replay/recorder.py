@@ -25,6 +25,7 @@ from typing import IO, TYPE_CHECKING, Any
 import msgspec
 
 from warlords_sim.board import BOARDS_DIR, Board
+from warlords_sim.bots.skill import SkillLevel, SkillName, as_skill
 from warlords_sim.physics import FlickResult, World
 from warlords_sim.replay.errors import ReplayError
 from warlords_sim.replay.format import (
@@ -83,7 +84,7 @@ def make_header(
     seed: int | None,
     bots: Sequence[str],
     mode: str = "game",
-    skill: float | None = None,
+    skill: float | str | SkillLevel | None = None,
     sandbox: SandboxSetup | None = None,
     branch_of: BranchOf | None = None,
     engine: str = "2.5d",
@@ -91,9 +92,13 @@ def make_header(
     """The header of a new replay of ``config`` (a :class:`Board` for a sandbox),
     played on physics ``engine`` (its model version is recorded with it).
 
+    ``skill`` is recorded as given: a number as that number, a level by its
+    name (``"club"``).
+
     Raises:
         ReplayError: a mode that does not fit ``config``, not one bot name per
-            player, an unknown or unavailable engine.
+            player, an unknown or unavailable engine, a skill outside [0, 1]
+            or an unknown level.
     """
     if mode not in ("game", "sandbox"):
         raise ReplayError(f"replay mode must be 'game' or 'sandbox', got {mode!r}")
@@ -123,12 +128,23 @@ def make_header(
         players=players,
         seats=seats,
         bots=list(bots),
-        skill=skill,
+        skill=_recorded_skill(skill),
         seed=seed,
         house_rules=rules,
         sandbox=setup,
         branch_of=branch_of,
     )
+
+
+def _recorded_skill(skill: float | str | SkillLevel | None) -> float | SkillName | None:
+    """The header's ``skill``: a number as given, a level by its name."""
+    if skill is None:
+        return None
+    try:
+        s = as_skill(skill)
+    except ValueError as e:
+        raise ReplayError(str(e)) from None
+    return s.value if isinstance(s, SkillLevel) else s
 
 
 class Recorder:
@@ -167,7 +183,7 @@ class Recorder:
         bots: Sequence[str],
         mode: str = "game",
         force: bool = False,
-        skill: float | None = None,
+        skill: float | str | SkillLevel | None = None,
         sandbox: SandboxSetup | None = None,
         branch_of: BranchOf | None = None,
         engine: str = "2.5d",
@@ -179,7 +195,8 @@ class Recorder:
             seed: the game's seed (None if not seeded).
             bots: one name per player ("aim", "random", "human", ...); empty for a sandbox.
             force: overwrite an existing file (otherwise it is never touched).
-            skill: the bots' skill, if any.
+            skill: the bots' skill, if any: a number in [0, 1] or a level
+                (recorded by its name).
             sandbox: the sandbox world's set-up (default: the ``flick`` command's).
             engine: the physics engine the game runs on (``"2.5d"`` or
                 ``"reference"``); the header records it with its model version.

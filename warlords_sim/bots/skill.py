@@ -1,0 +1,224 @@
+"""How steady a bot's hand is: a number in [0, 1] or a named level.
+
+A flick is a fast aimed movement, and the hand that makes it errs in two
+ways this module sets the size of (:class:`~warlords_sim.bots.policy.Hand`
+draws the errors):
+
+* **Speed**: the spread grows with the speed, ``sd = cv * speed``
+  (signal-dependent noise: the noise of a motor command is proportional to
+  its size, Harris and Wolpert 1998, Nature 394:780-784; the variability of
+  force and of the movement's outcome grows linearly with the impulse, that
+  is with the speed: Schmidt, Zelaznik, Hawkins, Frank and Quinn 1979,
+  Psychological Review 86:415-451; linearly for submaximal forces, levelling
+  off only near maximal ones: Sherwood and Schmidt 1980, J. Motor Behavior
+  12:75-89, abstract). So a level is one coefficient of variation ``cv``.
+* **Direction**: a normal angle of constant sd, whatever the speed or the
+  distance (the scatter across the movement grows in proportion to its
+  extent, so the directional variability in angular terms is constant and
+  independent of extent: Gordon, Ghilardi and Ghez 1994, Exp. Brain Res.
+  99:97-111, abstract).
+
+The levels (:class:`SkillLevel`, numbers in :class:`HandNoise`):
+
+========  =========  ==========================  ===========
+level     speed cv   speed sd at 500 / 1500      direction
+                     mm/s                        sd
+========  =========  ==========================  ===========
+expert    0.032      16 / 47 mm/s                1 deg
+club      0.063      32 / 95 mm/s                2 deg
+novice    0.126      63 / 190 mm/s               4 deg
+========  =========  ==========================  ===========
+
+Where the numbers come from:
+
+* **expert speed cv 0.032**, from a measurement: 43 highly skilled golfers
+  (mean handicap 2.8) putting 30 times in a row at a 6 m hole left a
+  relative distance sd of 6.8 % over the last 15 putts, 2.5 % of it from the
+  green's own inconsistency (Karlsen and Nilsson 2008, International Journal
+  of Sports Science & Coaching, doi:10.1260/174795408785024333, abstract).
+  What the stroke leaves is sqrt(6.8^2 - 2.5^2) = 6.3 %; a ball stopped by
+  a constant deceleration rolls ``v^2 / (2 a)``, so its distance spreads
+  twice as much as its speed, and the speed cv is 3.2 %. A finger flick is
+  assumed no steadier than an expert's putting stroke (weaker muscles make
+  relatively noisier force: Hamilton, Jones and Wolpert 2004, Exp. Brain
+  Res. 157:417-430), so this is the steadiest level.
+* **club = 2 x expert, novice = 2 x club** (speed): the more skilled dart
+  players varied the speed of their throw half as much as the less skilled
+  (four players, two of them much more skilled, 120 throws each; Smeets and
+  colleagues, Erasmus University Rotterdam, Society for Neuroscience meeting
+  2000, as reported by New Scientist, 9 November 2000, "Bull's-eye"). One
+  halving, between a regular and an expert, is that measurement; the
+  second, between a novice and a regular, is an estimate: no source found
+  measures novices' flicks.
+* **direction sd 1, 2, 4 degrees: an estimate.** No source found gives the
+  angular spread of a finger flick. Tour golfers' putter face, which sets
+  about 83 % of the ball's start line (Pelz 2000, Putting Bible, as quoted
+  by Hurrion, paulhurrion.com "Putting is difficult"), is on average
+  0.3-0.5 deg open or closed at impact (a coaching blog, proshotgolfclub.com
+  "Your putting is not that good"; not a study). A flick has no face to
+  align, so the expert is put at twice that, 1 deg, and each level below
+  doubles it like the speed, to the "few degrees" of a novice.
+
+A number ``s`` in [0, 1] keeps the noise the bots have always had: a speed
+cv of ``0.02 + 0.20 (1 - s)`` and a direction sd of ``0.01 + 0.12 (1 - s)``
+rad (not from a source; kept so that recorded games resume as they were).
+
+Replays record the value given: a number as a number, a level by its name
+(``"club"``); see docs/replay-format.md.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import Enum
+from typing import Literal
+
+__all__ = [
+    "SKILL_LEVELS",
+    "HandNoise",
+    "Skill",
+    "SkillLevel",
+    "SkillName",
+    "as_skill",
+    "parse_skill",
+    "skill_label",
+    "skill_noise",
+]
+
+
+@dataclass(frozen=True)
+class HandNoise:
+    """The size of a hand's errors.
+
+    Attributes:
+        speed_cv: sd of the delivered speed over the aimed speed (the speed's
+            coefficient of variation); the sd in mm/s is ``speed_cv * speed``.
+        direction_sd_deg: sd of the delivered direction, degrees.
+
+    Raises:
+        ValueError: a negative or not finite value.
+    """
+
+    speed_cv: float
+    direction_sd_deg: float
+
+    def __post_init__(self) -> None:
+        for name in ("speed_cv", "direction_sd_deg"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value >= 0.0):
+                raise ValueError(f"HandNoise.{name}: expected a finite number >= 0, got {value}")
+
+    @property
+    def direction_sd(self) -> float:
+        """sd of the direction, rad."""
+        return math.radians(self.direction_sd_deg)
+
+    def speed_sd(self, speed: float) -> float:
+        """sd of the delivered speed (mm/s) when aiming at ``speed`` mm/s."""
+        return self.speed_cv * speed
+
+
+#: A level's name as a replay records it (the values of :class:`SkillLevel`;
+#: tests/test_bots_skill.py checks they agree).
+SkillName = Literal["novice", "club", "expert"]
+
+
+class SkillLevel(Enum):
+    """A named hand, shakiest first; :attr:`noise` gives its numbers
+    (the module docstring gives their sources)."""
+
+    NOVICE = "novice"
+    CLUB = "club"
+    EXPERT = "expert"
+
+    @property
+    def noise(self) -> HandNoise:
+        return _LEVEL_NOISE[self]
+
+
+#: Expert speed cv: an expert putter's stroke-only distance spread (6.8 % with
+#: 2.5 % of green removed, Karlsen and Nilsson 2008), halved (distance ~ v^2).
+_EXPERT_CV = math.sqrt(0.068**2 - 0.025**2) / 2.0
+#: Each level below halves the steadiness (Smeets et al. 2000 for club vs
+#: expert; novice vs club an estimate).
+_STEP = 2.0
+#: Expert direction sd, degrees (estimate, see the module docstring).
+_EXPERT_DIRECTION_DEG = 1.0
+
+_LEVEL_NOISE = {
+    SkillLevel.EXPERT: HandNoise(_EXPERT_CV, _EXPERT_DIRECTION_DEG),
+    SkillLevel.CLUB: HandNoise(_EXPERT_CV * _STEP, _EXPERT_DIRECTION_DEG * _STEP),
+    SkillLevel.NOVICE: HandNoise(_EXPERT_CV * _STEP**2, _EXPERT_DIRECTION_DEG * _STEP**2),
+}
+
+#: The level names, shakiest first (``--skill`` accepts these).
+SKILL_LEVELS: tuple[str, ...] = tuple(level.value for level in SkillLevel)
+
+#: A bot's skill: a number in [0, 1] (1: steadiest) or a named level.
+Skill = float | SkillLevel
+
+_EXPECTED = (
+    f"a number in [0, 1] (0: shakiest hand, 1: steadiest) or a level: {', '.join(SKILL_LEVELS)}"
+)
+
+
+def as_skill(value: float | str | SkillLevel) -> Skill:
+    """``value`` as a :data:`Skill`: a level stays, a level name becomes its
+    level, a number is checked (and kept exactly as given).
+
+    Raises:
+        ValueError: an unknown name, a number outside [0, 1] (or nan), or
+            another type; the message names the choices.
+    """
+    if isinstance(value, SkillLevel):
+        return value
+    if isinstance(value, str):
+        try:
+            return SkillLevel(value)
+        except ValueError:
+            raise ValueError(f"skill {value!r} is not a level; expected {_EXPECTED}") from None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"skill must be {_EXPECTED}, got {value!r}")
+    if not 0.0 <= value <= 1.0:  # also refuses nan
+        raise ValueError(f"skill must be in [0, 1], got {value}; expected {_EXPECTED}")
+    return value
+
+
+def parse_skill(text: str) -> Skill:
+    """A skill from text: a level name (any case) or a number in [0, 1].
+
+    Raises:
+        ValueError: neither; the message quotes the text and names the choices.
+    """
+    t = text.strip()
+    if t.lower() in SKILL_LEVELS:
+        return SkillLevel(t.lower())
+    try:
+        value = float(t)
+    except ValueError:
+        raise ValueError(
+            f"{text!r} is not a number or a level name; expected {_EXPECTED}"
+        ) from None
+    if not 0.0 <= value <= 1.0:  # also refuses nan
+        raise ValueError(f"{t} is outside [0, 1]; expected {_EXPECTED}")
+    return value
+
+
+def skill_noise(skill: Skill) -> HandNoise:
+    """The noise of a skill: a level's documented numbers, or for a number
+    ``s`` the bots' original noise (speed cv ``0.02 + 0.20 (1 - s)``,
+    direction sd ``0.01 + 0.12 (1 - s)`` rad).
+
+    Raises:
+        ValueError: see :func:`as_skill`.
+    """
+    s = as_skill(skill)
+    if isinstance(s, SkillLevel):
+        return s.noise
+    return HandNoise(0.02 + 0.20 * (1.0 - s), math.degrees(0.01 + 0.12 * (1.0 - s)))
+
+
+def skill_label(skill: Skill) -> str:
+    """How a skill is shown: ``"club"``, or a number as ``0.7``."""
+    return skill.value if isinstance(skill, SkillLevel) else f"{skill:g}"
