@@ -276,3 +276,18 @@ def test_play_says_where_it_records(
     assert len(recorded) == 1
     assert f"recording the game to {recorded[0]}" in res.stdout.splitlines()[0]
     assert sorted(os.listdir(tmp_path)) == ["data"]  # nothing in the current directory
+
+
+def test_written_files_get_the_usual_mode(tmp_path: Path) -> None:
+    """Found by a new user: images and videos were written 0600 (mkstemp's
+    private mode) while recordings got 0644. A file written through the
+    helper gets 0666 less the umask, as any new file does."""
+    from warlords_sim.cli._outputs import saving
+
+    umask = os.umask(0o022)
+    try:
+        with saving(tmp_path / "x.png", "--out", False) as tmp:
+            tmp.write_bytes(b"png")
+    finally:
+        os.umask(umask)
+    assert ((tmp_path / "x.png").stat().st_mode & 0o777) == 0o644

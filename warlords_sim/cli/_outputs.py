@@ -121,6 +121,11 @@ def saving(path: str | os.PathLike[str], option: str, force: bool) -> Iterator[P
         dir=target.parent, prefix=f".{target.stem}.", suffix=f".partial{target.suffix}"
     )
     os.close(fd)
+    # mkstemp makes the file private (0600): give it the mode any new file
+    # gets here (0666 less the umask), as the recordings and lab files have
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(name, 0o666 & ~umask)
     tmp = Path(name)
     try:
         yield tmp
