@@ -71,6 +71,7 @@ __all__ = [
     "notch_wall",
     "resolve_board_path",
     "rotate_to_seat",
+    "seat_pins",
 ]
 
 
@@ -1088,19 +1089,30 @@ def _clip(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else f"{text[: limit - 3]}... ({len(text)} characters)"
 
 
-def castle_seats_for(players: int) -> tuple[int, ...]:
-    """The seats with a castle for a game of ``players`` (2..4) players.
+def castle_seats_for(players: int, walled_seat: int = 3) -> tuple[int, ...]:
+    """The seats with a castle for a game of ``players`` (2..4) players, sorted.
 
-    Four players use every seat; three leave seat 3 (right) closed by the
+    Four players use every seat; three leave ``walled_seat`` (default 3,
+    right; house rule ``three_player_walled_seat``) closed by the
     three-player wall; two sit facing each other at seats 0 and 2.
 
+    The one owner of which seats are in play: the rules
+    (``GameConfig.castle_seats``, with the house rule), ``board --players``
+    and the plots all call it. It lives in the board layer, not the rules,
+    so that ``board --json`` and the plots need no physics.
+
     Raises:
-        ValueError: players not in 2..4.
+        ValueError: players not in 2..4, or walled_seat not in 0..3.
     """
-    seats = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
-    if players not in seats:
+    if players not in (2, 3, 4):
         raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
-    return seats[players]
+    if walled_seat not in range(4):
+        raise ValueError(f"walled_seat must be a seat 0..3, got {walled_seat!r}")
+    if players == 2:
+        return (0, 2)
+    if players == 3:
+        return tuple(s for s in range(4) if s != walled_seat)
+    return (0, 1, 2, 3)
 
 
 def closed_seats(castle_seats: Iterable[int]) -> tuple[int, ...]:
@@ -1113,20 +1125,34 @@ def closed_seats(castle_seats: Iterable[int]) -> tuple[int, ...]:
     return tuple(s for s in range(4) if s not in seats) if len(seats) == 3 else ()
 
 
+def seat_pins(
+    board: Board, castle_seats: Iterable[int] = (0, 1, 2, 3), far_side: bool = False
+) -> tuple[int, ...]:
+    """The centre-ring set-up of :func:`default_pins` in seat order: each
+    seat's holes (``center_ring.pins_by_seat``) in turn, as the ``flick``
+    command and sandbox replays add them (8, 9, 10, 5, 6, 7, ... on the
+    standard board). The order pins are added to the physics enters the
+    settled digests (pymunk's shapes are kept in add order), so recorded
+    set-ups keep this order; a game's rounds add them sorted."""
+    holes: list[int] = []
+    for seat in castle_seats:
+        for hole in board.center_ring.pins_by_seat[(seat + 2) % 4 if far_side else seat]:
+            if hole not in holes:
+                holes.append(hole)
+    return tuple(holes)
+
+
 def default_pins(
     board: Board, castle_seats: Iterable[int] = (0, 1, 2, 3), far_side: bool = False
 ) -> tuple[int, ...]:
     """Hole indices (into ``board.holes``) of the centre-ring set-up for
     ``castle_seats``: "three pins should be placed in the center ring per
     player in the holes directly across from their home castle" (rulebook,
-    Rounds and Setup), sorted.
+    Rounds and Setup), sorted (:func:`seat_pins` gives them in seat order).
 
     Read by default as the arc of the ring facing each castle
     (``center_ring.pins_by_seat[seat]``); ``far_side`` reads "across" as the
     arc on the far side of the ring, the one facing the opposite seat (house
     rule ``ring_pins = "far_side"``). With two or four players both readings
     fill the same holes; with three they leave different holes empty."""
-    holes: set[int] = set()
-    for seat in castle_seats:
-        holes.update(board.center_ring.pins_by_seat[(seat + 2) % 4 if far_side else seat])
-    return tuple(sorted(holes))
+    return tuple(sorted(seat_pins(board, castle_seats, far_side)))

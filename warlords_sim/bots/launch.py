@@ -148,14 +148,15 @@ def _physics_source() -> str:
 
 def _key(board: Board, height_mm: float, kind: LaunchKind) -> str:
     import numpy
-    import pymunk
+
+    from warlords_sim.physics.version import pymunk_version
 
     parts = (
         TABLE_FORMAT,
         board.sha256,
         MODEL_VERSION,
         _physics_source(),
-        f"pymunk {pymunk.version}",
+        f"pymunk {pymunk_version()}",
         f"numpy {numpy.__version__}",
         platform.machine(),
         repr(float(height_mm)),

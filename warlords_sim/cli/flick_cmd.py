@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from warlords_sim.cli._common import board_option, fail
-from warlords_sim.cli._names import ENGINES, LAUNCH_KINDS, MAX_FLICK_SPEED, MAX_FLICK_SPIN
+from warlords_sim.cli._names import ENGINES, LAUNCH_KINDS, MAX_FLICK_SPEED
+from warlords_sim.cli._names import MAX_FLICK_SPIN as HELP_MAX_FLICK_SPIN
 from warlords_sim.cli._outputs import check_output, saving
 from warlords_sim.extras import require_extra
 
@@ -78,7 +79,7 @@ from seed SEED+i (--seed, default 0): the speed is multiplied by
 (1 + normal(0, S)) and the direction turned by normal(0, S) rad. Without
 --noise every trial is the same flick. An existing --plot or --record file
 is never replaced without --force.
-The maximum spin is {MAX_FLICK_SPIN:.0f} rad/s.
+The maximum spin is {HELP_MAX_FLICK_SPIN:.0f} rad/s.
 
 \b
 Examples:
@@ -172,8 +173,15 @@ def flick(
     record: str | None,
     force: bool,
 ) -> None:
-    from warlords_sim.cli.flick_trials import run_trials, summary
+    from warlords_sim.cli.flick_trials import (
+        open_sandbox_recorder,
+        record_flick,
+        run_trials,
+        summary,
+    )
     from warlords_sim.physics import FlickError, LaunchKind, WorldError
+    from warlords_sim.replay import ReplayError
+    from warlords_sim.rules.flick_setup import MAX_FLICK_SPIN, FlickSetupError, speed_problem
 
     if plot is not None:
         require_extra("render", "flick --plot")
@@ -189,12 +197,9 @@ def flick(
         fail(f"--noise must be a number in [0, 1], got {noise}")
     if abs(spin) > MAX_FLICK_SPIN:
         fail(f"--spin {spin:.10g} rad/s is over the maximum of {MAX_FLICK_SPIN:.0f} rad/s")
-    speed = math.hypot(*v)
-    if speed > MAX_FLICK_SPEED:
-        fail(
-            f"--velocity {speed:.10g} mm/s is over the maximum flick speed "
-            f"{MAX_FLICK_SPEED:.0f} mm/s"
-        )
+    problem = speed_problem(math.hypot(*v))
+    if problem is not None:
+        fail(f"--velocity: {problem}")
     seat_area: tuple[int, int] | None = None
     at_xy: tuple[float, float] | None = None
     if from_ is not None:
@@ -223,9 +228,10 @@ def flick(
     if record is not None and engine != "2.5d":
         fail("--record records flicks of the 2.5d engine only (replays re-simulate on it)")
     if record is not None:
-        from warlords_sim.cli.replay_cmd import open_sandbox_recorder, record_flick
-
-        rec = open_sandbox_recorder(record, board, force)
+        try:
+            rec = open_sandbox_recorder(record, board, force)
+        except ReplayError as e:
+            fail(e)
     try:
         results = run_trials(
             board,
@@ -243,11 +249,11 @@ def flick(
             on_result=(lambda r: click.echo(json.dumps(r.as_json()))) if as_json else None,
             engine=engine,
         )
-    except (FlickError, WorldError, ImportError) as e:
+    except (FlickError, FlickSetupError, WorldError, ImportError) as e:
         if record is not None:
             rec.close()
             Path(record).unlink()
-        fail(e)
+        fail(f"--at {e}" if isinstance(e, FlickSetupError) and e.field == "at" else e)
     if record is not None:
         record_flick(rec, board, at_xy, seat_area, kind, results[0], spin, face, strike)
     if not as_json:  # --json lines went out as the trials finished

@@ -3,8 +3,11 @@ engine, one die flicked from a start point or a seat's front area, N noisy
 trials from consecutive seeds, and their text summary.
 
 Imported by the ``flick`` command when it runs (not for its ``--help``), by
-``flick --record`` and by tests and benchmarks. Units mm, mm/s, rad/s;
-frame origin at the board centre, x right, y up.
+tests and benchmarks; also ``flick --record``'s recording
+(:func:`open_sandbox_recorder`, :func:`record_flick`). The set-up itself
+(world, start, siege placement, speed limit) is the rules layer's
+:mod:`warlords_sim.rules.flick_setup`. Units mm, mm/s, rad/s; frame origin
+at the board centre, x right, y up.
 """
 
 from __future__ import annotations
@@ -13,28 +16,35 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from warlords_sim.board import Board, BoardError, Crenelation
-from warlords_sim.cli._common import fail
+from warlords_sim.board import Board
 from warlords_sim.extras import extra_hint, missing_modules
 from warlords_sim.fidelity.hand import noisy_velocity
-from warlords_sim.physics import (
-    MAX_FLICK_SPEED,
-    Flick,
-    FlickError,
-    FlickResult,
-    LaunchKind,
-    Region,
-    RegionKind,
-    WorldError,
-)
-from warlords_sim.physics.ledge import LEDGE_GAP_MM
+from warlords_sim.physics import Flick, FlickError, FlickResult, LaunchKind, Region, RegionKind
 from warlords_sim.physics.types import EventKind
-from warlords_sim.rules.physics_port import Physics, make_world
+from warlords_sim.rules.flick_setup import (
+    MAX_FLICK_SPEED,
+    flick_start,
+    speed_problem,
+    standard_world,
+)
+from warlords_sim.rules.physics_port import Physics
 
-__all__ = ["TrialResult", "run_trials", "setup_world", "summary"]
+if TYPE_CHECKING:
+    from warlords_sim.replay import Recorder
+
+__all__ = [
+    "TrialResult",
+    "open_sandbox_recorder",
+    "record_flick",
+    "run_trials",
+    "setup_world",
+    "summary",
+]
 
 _DIE = 0
 
@@ -79,8 +89,9 @@ class TrialResult:
 
 
 def setup_world(board: Board, engine: str = "2.5d") -> Physics:
-    """The standard set-up on ``engine`` (one of ``ENGINES``): all four
-    castles, every seat's three center-ring pins.
+    """The standard set-up on ``engine``:
+    :func:`warlords_sim.rules.flick_setup.standard_world` (all four castles,
+    every seat's three centre-ring pins in seat order).
 
     Raises:
         ValueError: an unknown engine.
@@ -88,54 +99,7 @@ def setup_world(board: Board, engine: str = "2.5d") -> Physics:
         WorldError: a board the engine cannot simulate (a cuboid die on the
             2.5D engine, a restitution out of the reference's reach).
     """
-    world = make_world(board, engine)
-    for seat in range(4):
-        for hole in board.center_ring.pins_by_seat[seat]:
-            world.add_pin(hole)
-    return world
-
-
-def _start(
-    board: Board,
-    world: Physics,
-    at: tuple[float, float] | None,
-    seat_area: tuple[int, int] | None,
-    launch: LaunchKind,
-    velocity: tuple[float, float],
-) -> tuple[tuple[float, float], float, tuple[float, float] | None]:
-    """Start point (mm), launch height (mm) and siege engine centre (mm,
-    placed in ``world``; None unless a siege launch) of the flick."""
-    if seat_area is not None:
-        seat, area = seat_area
-        cren = Crenelation.LOW if launch is LaunchKind.LOW else Crenelation.HIGH
-        try:
-            spot = board.launch_spot(seat, area, cren)
-        except BoardError as e:
-            fail(str(e).split(": ", 1)[-1])
-        return (spot.x, spot.y), spot.height_mm, None
-    assert at is not None
-    x, y = at
-    if not board.on_board(x, y):
-        h = board.half_size_mm
-        fail(f"--at {x:g},{y:g} is off the board (|x|, |y| <= {h:g} mm)")
-    if launch is LaunchKind.TABLE:
-        return (x, y), 0.0, None
-    if launch is LaunchKind.SIEGE:
-        width = board.siege_engine.width_mm
-        try:
-            ex, ey = world.free_spot_near(x, y, width)
-        except WorldError as e:
-            fail(e)
-        world.place_siege_engine(ex, ey)
-        speed = math.hypot(*velocity)
-        dx, dy = (velocity[0] / speed, velocity[1] / speed) if speed > 0 else (0.0, 1.0)
-        off = width / 2.0 + board.die.size_mm / 2.0 + LEDGE_GAP_MM
-        sx, sy = ex + dx * off, ey + dy * off
-        if not board.on_board(sx, sy):
-            fail(f"the siege engine at ({ex:.1f}, {ey:.1f}) launches off the board")
-        return (sx, sy), board.siege_engine.launch_height_mm, (ex, ey)
-    height = board.low_crenelation_mm if launch is LaunchKind.LOW else board.high_crenelation_mm
-    return (x, y), height, None
+    return standard_world(board, engine)
 
 
 def run_trials(
@@ -167,15 +131,15 @@ def run_trials(
 
     Raises:
         FlickError: bad flick inputs (NaN, speed over the maximum, ...).
+        FlickSetupError: see :func:`~warlords_sim.rules.flick_setup.flick_start`.
         WorldError, ImportError, ValueError: see :func:`setup_world`.
     """
     base = setup_world(board, engine)
-    start, height, siege = _start(board, base, at, seat_area, launch, velocity)
-    speed0 = math.hypot(*velocity)
-    if speed0 > MAX_FLICK_SPEED:
-        raise FlickError(
-            f"flick speed {speed0:.1f} mm/s is over the maximum of {MAX_FLICK_SPEED:.0f} mm/s"
-        )
+    begin = flick_start(board, base, at, seat_area, launch, velocity)
+    start, height, siege = begin.start, begin.height_mm, begin.siege_engine
+    problem = speed_problem(math.hypot(*velocity))
+    if problem is not None:
+        raise FlickError(problem)
 
     def fresh() -> Physics:
         # building the set-up anew (0.5 ms) is ten times cheaper than copying it
@@ -268,3 +232,59 @@ def summary(results: list[TrialResult], label: str) -> str:
         f"sd ({dist[:, 0].std():.1f}, {dist[:, 1].std():.1f}) mm"
     )
     return "\n".join(lines)
+
+
+# ------------------------------------------------------- flick --record
+
+
+def open_sandbox_recorder(path: str, board: Board, force: bool) -> Recorder:
+    """``flick --record PATH``: a new sandbox replay (before any simulation).
+
+    Raises:
+        ReplayError: the file exists (without ``force``) or cannot be written.
+    """
+    from warlords_sim.replay import Recorder
+
+    return Recorder.create(Path(path), board, seed=None, bots=[], mode="sandbox", force=force)
+
+
+def record_flick(
+    rec: Recorder,
+    board: Board,
+    at: tuple[float, float] | None,
+    seat_area: tuple[int, int] | None,
+    launch: LaunchKind,
+    trial: TrialResult,
+    spin: float,
+    face: int,
+    strike: float = 0.0,
+) -> None:
+    """Record ``flick``'s single trial as a sandbox flick and close the replay.
+
+    Raises:
+        FlickSetupError: as :func:`run_trials` (not after a trial ran).
+        RuntimeError: the recorded flick does not settle as the trial did (a bug).
+    """
+    from warlords_sim.replay import SandboxFlick, apply_sandbox, sandbox_setup, sandbox_world
+
+    begin = flick_start(board, setup_world(board), at, seat_area, launch, trial.velocity)
+    table = launch is LaunchKind.TABLE
+    action = SandboxFlick(
+        die=0,
+        velocity=trial.velocity,
+        spin=spin,
+        launch=launch,
+        start=None if table else begin.start,
+        height_mm=begin.height_mm,
+        face=face,
+        add_at=begin.start if table else None,
+        siege_engine=begin.siege_engine,
+        strike_mm=strike,
+    )
+    world = sandbox_world(board, sandbox_setup(board))
+    result = apply_sandbox(world, action)
+    if result.digest != trial.digest:  # the same flick in the same world: a bug if not
+        raise RuntimeError(f"recorded flick digest {result.digest} != {trial.digest}")
+    with rec:
+        rec.record(action, world, result=result)
+        rec.finish(world)

@@ -246,10 +246,9 @@ def play(
             "xvfb-run, or play headless with 'warlords-sim simulate'"
         )
 
-    import pyglet  # the window needs it; nothing else in the package does
+    from warlords_sim.gui import prepare_window
 
-    pyglet.options["shadow_window"] = False
-    pyglet.options["vsync"] = False
+    prepare_window()  # before the window modules load pyglet.window
     from warlords_sim.gui.app import run, screenshot_game
     from warlords_sim.gui.controller import GameController, open_recorder
 
@@ -302,10 +301,9 @@ def _resume(path: str, guide: bool = True, rotate: bool | None = None, mute: boo
             "xvfb-run, or play headless with 'warlords-sim simulate'"
         )
 
-    import pyglet  # the window needs it; nothing else in the package does
+    from warlords_sim.gui import prepare_window
 
-    pyglet.options["shadow_window"] = False
-    pyglet.options["vsync"] = False
+    prepare_window()  # before the window modules load pyglet.window
     from warlords_sim.gui import app
     from warlords_sim.gui.playback import resume_game
 

@@ -1,6 +1,6 @@
-"""``warlords-sim replay``: verify a recorded game or flick sequence, or branch from it.
+"""``warlords-sim replay``: watch or verify a recorded game or flick sequence, or branch from it.
 
-Also the recording helpers of ``simulate --record`` and ``flick --record``.
+``flick --record`` records with :mod:`warlords_sim.cli.flick_trials`.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from warlords_sim.cli.play_cmd import SKILL_METAVAR, parse_skill
 
 if TYPE_CHECKING:
     from warlords_sim.board import Board
-    from warlords_sim.replay import Recorder, Replay
+    from warlords_sim.replay import Replay
 
-__all__ = ["open_sandbox_recorder", "record_flick", "replay"]
+__all__ = ["replay"]
 
 _HELP = """Watch a replay (a recorded game or flick sequence, JSON Lines; see
 docs/replay-format.md) in the window, verify it, or branch a new game from
@@ -165,10 +165,9 @@ def _watch(rep: Replay, board: Board | None, force: bool, until: int | None) -> 
             "no DISPLAY to open the window on; draw the replay off-screen with "
             "'warlords-sim render FILE --out OUT.gif' instead"
         )
-    import pyglet  # the window needs it; nothing else in the package does
+    from warlords_sim.gui import prepare_window
 
-    pyglet.options["shadow_window"] = False
-    pyglet.options["vsync"] = False
+    prepare_window()  # before the window modules load pyglet.window
     from warlords_sim.gui.playback import ReplayController
     from warlords_sim.gui.watch import run_watch
 
@@ -299,57 +298,3 @@ def _branch(
             head + f", then {more} more by {','.join(names)}: totals "
             f"{' '.join(map(str, out.result.totals))}, winner {win}"
         )
-
-
-# ------------------------------------------------------- recording helpers
-
-
-def open_sandbox_recorder(path: str, board: Board, force: bool) -> Recorder:
-    """``flick --record PATH``: a new sandbox replay (before any simulation)."""
-    from warlords_sim.replay import Recorder, ReplayError
-
-    try:
-        return Recorder.create(Path(path), board, seed=None, bots=[], mode="sandbox", force=force)
-    except ReplayError as e:
-        fail(e)
-
-
-def record_flick(
-    rec: Recorder,
-    board: Board,
-    at: tuple[float, float] | None,
-    seat_area: tuple[int, int] | None,
-    launch: object,
-    trial: object,
-    spin: float,
-    face: int,
-    strike: float = 0.0,
-) -> None:
-    """Record ``flick``'s single trial as a sandbox flick and close the replay."""
-    from warlords_sim.cli.flick_trials import TrialResult, _start, setup_world
-    from warlords_sim.physics import LaunchKind
-    from warlords_sim.replay import SandboxFlick, apply_sandbox, sandbox_setup, sandbox_world
-
-    assert isinstance(launch, LaunchKind) and isinstance(trial, TrialResult)
-    base = setup_world(board)
-    start, height, siege = _start(board, base, at, seat_area, launch, trial.velocity)
-    table = launch is LaunchKind.TABLE
-    action = SandboxFlick(
-        die=0,
-        velocity=trial.velocity,
-        spin=spin,
-        launch=launch,
-        start=None if table else start,
-        height_mm=height,
-        face=face,
-        add_at=start if table else None,
-        siege_engine=siege,
-        strike_mm=strike,
-    )
-    world = sandbox_world(board, sandbox_setup(board))
-    result = apply_sandbox(world, action)
-    if result.digest != trial.digest:  # the same flick in the same world: a bug if not
-        raise RuntimeError(f"recorded flick digest {result.digest} != {trial.digest}")
-    with rec:
-        rec.record(action, world, result=result)
-        rec.finish(world)

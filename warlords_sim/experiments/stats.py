@@ -36,7 +36,6 @@ __all__ = [
 ]
 
 CONFIDENCE = 0.95
-_Z = 1.959963984540054  # standard normal quantile for 95%
 
 Metric = dict[str, Any]
 
@@ -66,14 +65,12 @@ def mean_ci(values: Sequence[float]) -> tuple[float | None, float | None, float 
 
 
 def wilson(k: int, n: int) -> tuple[float | None, float | None, float | None]:
-    """Rate ``k/n`` and its 95% Wilson score interval (None if n = 0)."""
+    """Rate ``k/n`` and its 95% Wilson score interval (None if n = 0):
+    scipy's ``binomtest(k, n).proportion_ci(method="wilson")`` (Wilson 1927)."""
     if n == 0:
         return None, None, None
-    p = k / n
-    z2 = _Z * _Z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = _Z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return p, max(0.0, centre - half), min(1.0, centre + half)
+    ci = sps.binomtest(k, n).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
+    return k / n, float(ci.low), float(ci.high)
 
 
 def compare_means(ref: Sequence[float], other: Sequence[float]) -> Metric:

@@ -23,7 +23,7 @@ from warlords_sim.board import Board
 from warlords_sim.fidelity.hand import noisy_velocity
 from warlords_sim.fidelity.scenarios import Scenario, ScenarioError
 from warlords_sim.physics.types import EventKind, Flick, FlickResult, LaunchKind
-from warlords_sim.physics.world import MAX_FLICK_SPEED
+from warlords_sim.rules.flick_setup import MAX_FLICK_SPEED
 from warlords_sim.rules.physics_port import Physics, make_world
 
 __all__ = ["TrialOutcome", "build_world", "engine_problem", "run_scenario", "trial_outcome"]

@@ -28,10 +28,15 @@ import msgspec
 
 from warlords_sim.board import Board, BoardError, Crenelation, default_pins
 from warlords_sim.physics.footprint import Polygon, die_footprint, square, what_overlaps
-from warlords_sim.physics.ledge import LEDGE_GAP_MM
 from warlords_sim.physics.orientation import rotation_z, with_face_up
 from warlords_sim.physics.types import MAX_DIE_ID, LaunchKind
-from warlords_sim.physics.world import MAX_FLICK_SPEED, MAX_FLICK_SPIN
+from warlords_sim.rules.flick_setup import (
+    MAX_FLICK_SPEED,
+    MAX_FLICK_SPIN,
+    crenelation_of,
+    siege_start_point,
+    speed_problem,
+)
 
 __all__ = [
     "DEFAULT_SCENARIOS",
@@ -142,11 +147,9 @@ class Scenario:
             return f.at, 0.0
         if f.launch is LaunchKind.SIEGE:
             assert self.siege_engine is not None  # checked on load
-            ex, ey = self.siege_engine
-            ax, ay = f.aim
-            off = board.siege_engine.width_mm / 2.0 + board.die.size_mm / 2.0 + LEDGE_GAP_MM
-            return (ex + ax * off, ey + ay * off), board.siege_engine.launch_height_mm
-        cren = Crenelation.LOW if f.launch is LaunchKind.LOW else Crenelation.HIGH
+            start = siege_start_point(board, self.siege_engine, f.aim)
+            return start, board.siege_engine.launch_height_mm
+        cren = crenelation_of(f.launch)
         if f.seat_area is not None:
             spot = board.launch_spot(f.seat_area[0], f.seat_area[1], cren)
             return (spot.x, spot.y), spot.height_mm
@@ -285,7 +288,7 @@ class _Checker:
         vx, vy = f.velocity
         self.finite("flick.velocity", vx, vy)
         speed = math.hypot(vx, vy)
-        if not 0.0 < speed <= MAX_FLICK_SPEED:
+        if speed <= 0.0 or speed_problem(speed) is not None:
             raise self.error(
                 "flick.velocity", f"a speed in (0, {MAX_FLICK_SPEED:g}] mm/s", list(f.velocity)
             )

@@ -14,3 +14,16 @@ imports pyglet.
 
 Import :mod:`.app` (which loads pyglet) only where a window is wanted.
 """
+
+__all__ = ["prepare_window"]
+
+
+def prepare_window() -> None:
+    """Set pyglet's options for the play and watch windows (no shadow
+    window, no vsync); call it before importing :mod:`.app` or :mod:`.watch`,
+    which load ``pyglet.window``. pyglet is imported here, in the gui, so
+    that the command line never imports it (docs/architecture.md)."""
+    import pyglet
+
+    pyglet.options["shadow_window"] = False
+    pyglet.options["vsync"] = False

@@ -32,7 +32,7 @@ from warlords_sim.gui.hud import PANEL_WIDTH, Hud
 from warlords_sim.gui.input import GAIN, PROMPTS, Input
 from warlords_sim.gui.render import BoardLayer, DiceLayer, Overlay, ScoreMarks, seat_rgb
 from warlords_sim.gui.sound import ImpactSounds
-from warlords_sim.physics.world import MAX_FLICK_SPEED
+from warlords_sim.rules.flick_setup import MAX_FLICK_SPEED, flick_direction, siege_start_point
 from warlords_sim.rules.game import PendingKind
 
 __all__ = ["FRAME_INTERVAL", "PlayWindow", "key_name", "run"]
@@ -384,9 +384,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
                         pose.x, pose.y, b.siege_engine.width_mm, exclude_die=d.die
                     )
                     ov.engine(b, (ex, ey))
-                    sp = math.hypot(vx, vy)
-                    reach = b.siege_engine.width_mm / 2 + size / 2 + 0.5
-                    ox, oy = ex + vx / sp * reach, ey + vy / sp * reach
+                    ox, oy = siege_start_point(b, (ex, ey), flick_direction((vx, vy)))
                     ov.square(ox, oy, size, 0.0, (*colour, 170))
             if i.guide and math.hypot(vx, vy) > 0:
                 self._draw_guide((ox, oy), (vx, vy), d.die)

@@ -4,10 +4,10 @@ screens, and the replay recording.
 
 A flick runs through the same rules code as ``simulate``:
 :meth:`~warlords_sim.rules.engine.Game.begin` checks it and gives the
-physics flick, the controller steps ``World.step()`` a fixed
+physics flick, the controller steps the physics (``SteppedPhysics.step()``, the rules' port) a fixed
 :data:`~warlords_sim.physics.world.TIMESTEP` at a time from an accumulator
 fed by the frame time (never the frame time itself), and hands the settled
-``World.result()`` to :meth:`~warlords_sim.rules.engine.Game.finish`.
+``result()`` to :meth:`~warlords_sim.rules.engine.Game.finish`.
 """
 
 from __future__ import annotations
@@ -26,13 +26,14 @@ from warlords_sim.bots.policy import Policy
 from warlords_sim.bots.skill import SkillLevel
 from warlords_sim.colours import SEAT_COLOUR_NAMES
 from warlords_sim.gui.describe import Before, narrate, player_text
+from warlords_sim.physics import TIMESTEP
 from warlords_sim.physics.types import DiePose, FlickResult, RegionKind
-from warlords_sim.physics.world import TIMESTEP, World
 from warlords_sim.rules.actions import Action, RingPinMove, SapperPull, SiegeShot, SpyMove
 from warlords_sim.rules.engine import Game, Launch, Outcome, use_ability
 from warlords_sim.rules.errors import IllegalActionError
 from warlords_sim.rules.game import DieState, GameConfig, GameState, Location, RoundRecord
 from warlords_sim.rules.legal import Legal
+from warlords_sim.rules.physics_port import SteppedPhysics
 from warlords_sim.rules.resolve import place_dice
 from warlords_sim.rules.scoring import courtyard_dice, round_damage
 
@@ -130,9 +131,9 @@ class GameController:
         self.config = config
         self.game = game if game is not None else Game(config)
         world = self.game.state.physics
-        if not isinstance(world, World):
-            raise TypeError("the window needs the real physics World")
-        self.world = world
+        if not isinstance(world, SteppedPhysics):
+            raise TypeError("the window needs a physics it can step (the 2.5D World)")
+        self.world: SteppedPhysics = world
         self.bots: dict[int, Policy] = dict(bots or {})
         self.seed = seed
         if rngs is None:

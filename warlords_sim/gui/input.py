@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 from warlords_sim.board import Crenelation
 from warlords_sim.gui.controller import GameController, Phase
-from warlords_sim.physics.world import MAX_FLICK_SPEED
 from warlords_sim.rules.actions import (
     Action,
     BoardFlick,
@@ -33,6 +32,7 @@ from warlords_sim.rules.actions import (
     SupplyFlick,
 )
 from warlords_sim.rules.errors import IllegalActionError
+from warlords_sim.rules.flick_setup import MAX_FLICK_SPEED
 from warlords_sim.rules.game import PendingKind
 from warlords_sim.rules.legal import Legal, check, check_spy_spot
 

@@ -40,8 +40,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from warlords_sim.physics.checks import MAX_FLICK_SPEED
 from warlords_sim.physics.types import Event, EventKind
+from warlords_sim.rules.flick_setup import MAX_FLICK_SPEED
 
 __all__ = [
     "FULL_SPEED",

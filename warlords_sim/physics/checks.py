@@ -26,6 +26,7 @@ __all__ = [
     "MAX_FLICK_SPEED",
     "MAX_FLICK_SPIN",
     "die_id_problem",
+    "speed_problem",
     "strike_limit",
     "validate_flick",
 ]
@@ -36,6 +37,17 @@ MAX_FLICK_SPEED = 2000.0
 #: Largest flick spin accepted, rad/s (about 30 turns a second; a finger
 #: gives far less, and a faster die would turn more than 45 degrees a step).
 MAX_FLICK_SPIN = 200.0
+
+
+def speed_problem(speed: float) -> str | None:
+    """Why a flick at ``speed`` (mm/s, >= 0) is refused, or None if it is not:
+    over :data:`MAX_FLICK_SPEED`. The one check of the speed limit: the
+    physics, the rules' legality check, the ``flick`` command and the
+    fidelity scenarios all call it (a unit vector times the maximum rounds
+    up by an ulp, so the limit allows a relative 1e-12)."""
+    if speed > MAX_FLICK_SPEED * (1.0 + 1e-12):
+        return f"flick speed {speed:.10g} mm/s is over the maximum of {MAX_FLICK_SPEED:.0f} mm/s"
+    return None
 
 
 def strike_limit(board: Board) -> float:
@@ -77,10 +89,9 @@ def validate_flick(
     ):
         if not math.isfinite(v):
             raise FlickError(f"flick {name} must be a finite number, got {v}")
-    if flick.speed > MAX_FLICK_SPEED * (1.0 + 1e-12):  # a unit vector times the max is fine
-        raise FlickError(
-            f"flick speed {flick.speed:.10g} mm/s is over the maximum of {MAX_FLICK_SPEED:.0f} mm/s"
-        )
+    problem = speed_problem(flick.speed)
+    if problem is not None:
+        raise FlickError(problem)
     if abs(flick.spin) > MAX_FLICK_SPIN:
         raise FlickError(
             f"flick spin {flick.spin:.10g} rad/s is over the maximum of {MAX_FLICK_SPIN:.0f} rad/s"

@@ -47,10 +47,19 @@ History:
 
 from __future__ import annotations
 
-__all__ = ["ENGINE", "MODEL_VERSION"]
+__all__ = ["ENGINE", "MODEL_VERSION", "pymunk_version"]
 
 #: The engine name of this model in replays and on the command line
 #: (see :data:`warlords_sim.rules.physics_port.ENGINES`).
 ENGINE = "2.5d"
 #: The version of the 2.5D model (see the module docstring for when to bump it).
 MODEL_VERSION = "2.5d-6"
+
+
+def pymunk_version() -> str:
+    """The version of pymunk this model runs on (recorded in replays and in
+    the aim bot's launch-table keys). pymunk is imported here, inside the
+    physics layer, so that no other layer imports it (docs/architecture.md)."""
+    import pymunk
+
+    return str(pymunk.version)

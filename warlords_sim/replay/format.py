@@ -76,13 +76,12 @@ class Versions(_S):
 
 def current_versions() -> Versions:
     """The versions running now."""
-    import pymunk
-
     from warlords_sim import __version__
+    from warlords_sim.physics.version import pymunk_version
 
     return Versions(
         package=__version__,
-        pymunk=str(pymunk.version),
+        pymunk=pymunk_version(),
         python=platform.python_version(),
         platform=f"{sys.platform}-{platform.machine()}",
     )

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from warlords_sim.board import Board
+from warlords_sim.board import Board, seat_pins
 from warlords_sim.physics import Flick, FlickResult, LaunchKind, World
 from warlords_sim.replay.format import SandboxSetup
 
@@ -101,8 +101,11 @@ class SandboxFlick:
 def sandbox_setup(
     board: Board, castle_seats: Sequence[int] = (0, 1, 2, 3), side_walls: bool = False
 ) -> SandboxSetup:
-    """The ``flick`` command's set-up: every seat's three center-ring pins (in seat order)."""
-    pins = [h for seat in range(4) for h in board.center_ring.pins_by_seat[seat]]
+    """The ``flick`` command's set-up: every seat's three center-ring pins in
+    seat order (:func:`~warlords_sim.board.seat_pins`, the order
+    :func:`~warlords_sim.rules.flick_setup.standard_world` adds them: it
+    enters the digests)."""
+    pins = list(seat_pins(board))
     return SandboxSetup(castle_seats=list(castle_seats), side_walls=side_walls, pins=pins)
 
 

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import math
 
-from warlords_sim.board import Crenelation
-from warlords_sim.physics.ledge import LEDGE_GAP_MM
 from warlords_sim.physics.types import Flick, FlickResult, LaunchKind
 from warlords_sim.rules.actions import BoardFlick, SiegeShot, SupplyFlick
 from warlords_sim.rules.errors import BadFlickError
+from warlords_sim.rules.flick_setup import launch_kind_of, siege_start_point
 from warlords_sim.rules.game import GameState
 from warlords_sim.rules.places import free_spot_near
 
@@ -60,11 +59,9 @@ def siege_launch(
     """
     b = state.board
     ex, ey = engine
-    width = b.siege_engine.width_mm
     speed = math.hypot(*velocity)
     ux, uy = velocity[0] / speed, velocity[1] / speed
-    reach = width / 2.0 + b.die.size_mm / 2.0 + LEDGE_GAP_MM
-    sx, sy = ex + ux * reach, ey + uy * reach
+    sx, sy = siege_start_point(b, engine, (ux, uy))
     if not b.on_board(sx, sy):
         raise BadFlickError(
             f"the siege engine at ({ex:.0f}, {ey:.0f}) mm leaves no room on the board to "
@@ -91,12 +88,11 @@ def physics_flick(
     if isinstance(action, SupplyFlick):
         die = state.supply(state.active)[0]
         spot = b.launch_spot(state.seat_of(state.active), action.area, action.crenelation)
-        launch = LaunchKind.HIGH if action.crenelation is Crenelation.HIGH else LaunchKind.LOW
         flick = Flick(
             die,
             action.velocity,
             action.spin,
-            launch,
+            launch_kind_of(action.crenelation),
             (spot.x, spot.y),
             spot.height_mm,
             action.strike_mm,

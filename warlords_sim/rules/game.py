@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from warlords_sim.board import Board
+from warlords_sim.board import Board, castle_seats_for
 from warlords_sim.physics.types import DiePose
 from warlords_sim.rules.house_rules import HouseRules
 from warlords_sim.rules.physics_port import Physics
@@ -68,13 +68,9 @@ class GameConfig:
         return self.house_rules.dice_per_player
 
     def castle_seats(self) -> tuple[int, ...]:
-        """Seats whose castles stand (sorted); the others are walled off."""
-        if self.players == 2:
-            return (0, 2)
-        if self.players == 3:
-            walled = self.house_rules.three_player_walled_seat
-            return tuple(s for s in range(4) if s != walled)
-        return (0, 1, 2, 3)
+        """Seats whose castles stand (sorted): :func:`~warlords_sim.board.castle_seats_for`
+        with house rule ``three_player_walled_seat`` (the one owner of the seats in play)."""
+        return castle_seats_for(self.players, self.house_rules.three_player_walled_seat)
 
     def seats_for_round(self, rnd: int) -> tuple[int, ...]:
         """Seat of each player in round ``rnd`` (0-based). Three players

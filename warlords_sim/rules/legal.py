@@ -26,6 +26,7 @@ from warlords_sim.rules.actions import (
     SpyMove,
     SupplyFlick,
 )
+from warlords_sim.rules.flick_setup import MAX_FLICK_SPEED, speed_problem
 from warlords_sim.rules.game import GameState, Location, Pending, PendingKind
 
 __all__ = [
@@ -40,9 +41,6 @@ __all__ = [
     "legal_actions",
     "open_holes",
 ]
-
-#: Largest flick speed the physics accepts, mm/s (``warlords_sim.physics.MAX_FLICK_SPEED``).
-MAX_FLICK_SPEED = 2000.0
 
 _ON_BOARD = (RegionKind.BOARD, RegionKind.MOAT)
 
@@ -197,10 +195,9 @@ def _check_velocity(v: tuple[float, float], spin: float) -> None:
     speed = math.hypot(*v)
     if speed <= 0.0:
         raise err.BadFlickError("a flick must move the die (dice cannot be pushed): speed is 0")
-    if speed > MAX_FLICK_SPEED * (1.0 + 1e-12):  # a direction times the maximum rounds up
-        raise err.BadFlickError(
-            f"flick speed {speed:.1f} mm/s is over the maximum of {MAX_FLICK_SPEED:.0f} mm/s"
-        )
+    problem = speed_problem(speed)
+    if problem is not None:
+        raise err.BadFlickError(problem)
 
 
 def _check_own_die(state: GameState, die: int) -> None:

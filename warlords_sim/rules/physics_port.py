@@ -3,17 +3,20 @@
 :class:`warlords_sim.physics.World` satisfies it; tests use the scripted
 fakes of :mod:`warlords_sim.rules.scripted`. The rules read only what this
 returns (settled poses, exits, events) and never touch pymunk.
+:class:`SteppedPhysics` adds what the window needs to animate a flick step
+by step (only the 2.5D ``World`` has it); the window reads the physics
+through these two protocols only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from warlords_sim.board import Board
-from warlords_sim.physics.types import DiePose, Flick, FlickResult
+from warlords_sim.physics.types import DiePose, Event, Flick, FlickResult
 
-__all__ = ["ENGINES", "Physics", "make_world"]
+__all__ = ["ENGINES", "Physics", "SteppedPhysics", "make_world"]
 
 #: The physics engines a game or a flick can run on: ``"2.5d"``, the pymunk
 #: model of :mod:`warlords_sim.physics` (the default, fast), and
@@ -60,6 +63,39 @@ class Physics(Protocol):
     ) -> FlickResult: ...
 
     def copy(self) -> Physics: ...
+
+
+@runtime_checkable
+class SteppedPhysics(Physics, Protocol):
+    """A physics a window can step frame by frame (the 2.5D ``World``; see
+    its docstrings): a flick begun, stepped one fixed timestep at a time
+    until settled, then packaged as the same :class:`FlickResult` that
+    ``flick`` returns; the event log as it grows (sounds), the clock, the
+    height of a die in flight and the siege engine (drawing)."""
+
+    @property
+    def time(self) -> float: ...
+
+    @property
+    def events(self) -> tuple[Event, ...]: ...
+
+    @property
+    def settled(self) -> bool: ...
+
+    @property
+    def siege_engine(self) -> tuple[float, float] | None: ...
+
+    def height(self, die: int) -> float: ...
+
+    def begin_flick(self, flick: Flick, face: int | None = None) -> int: ...
+
+    def step(self) -> None: ...
+
+    def run_until_settled(self, max_time: float = 60.0) -> int: ...
+
+    def result(
+        self, flick: Flick, initial_face: int, steps: int, settle_s: float
+    ) -> FlickResult: ...
 
 
 def make_world(
