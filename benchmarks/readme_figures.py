@@ -160,8 +160,12 @@ def variants_sentence(ctx: Context) -> str:
         if never
         else f"; wall variant 1 triggered in {100 * trig.get('value', 0):.1f}% of the games."
     )
+    if p is not None and p < 0.05:
+        head = "Side walls from round one (wall2) keep dice on the board"
+    else:  # the run cannot tell the variants apart here: say so
+        head = "Side walls from round one (wall2) make no difference the run can see"
     return (
-        f"Side walls from round one (wall2) keep dice on the board: {off_2['value']:.3f} dice\n"
+        f"{head}: {off_2['value']:.3f} dice\n"
         f"eliminated per round instead of {off_s['value']:.3f} ({pt}){tail}"
     )
 
