@@ -1,7 +1,8 @@
 """Bots: policies that play any seat.
 
 ``make_bot("aim", skill=0.7)``, ``make_bot("aim", skill="club")`` or
-``make_bot("random")``; any object with ``name`` and
+``make_bot("random")``, ``make_bot("search")`` (plans on copies of the
+game, :mod:`warlords_sim.bots.search`); any object with ``name`` and
 ``choose(state, legal, rng)`` (:class:`Policy`) plays too. :func:`play_game`
 runs a whole game. A skill is a number in [0, 1] or a named level
 (:class:`SkillLevel`: novice, club, expert; :mod:`warlords_sim.bots.skill`
@@ -12,6 +13,7 @@ from warlords_sim.bots.aim import AimBot, launch_table_warmup
 from warlords_sim.bots.play import GameRecord, play_game
 from warlords_sim.bots.policy import Hand, Policy
 from warlords_sim.bots.random_bot import RandomBot
+from warlords_sim.bots.search import SearchBot
 from warlords_sim.bots.skill import (
     SKILL_LEVELS,
     HandNoise,
@@ -32,6 +34,7 @@ __all__ = [
     "HandNoise",
     "Policy",
     "RandomBot",
+    "SearchBot",
     "Skill",
     "SkillLevel",
     "as_skill",
@@ -44,7 +47,7 @@ __all__ = [
 ]
 
 #: Names of the built-in bots.
-BOTS = ("aim", "random")
+BOTS = ("aim", "random", "search")
 
 
 def make_bot(name: str, skill: float | str | SkillLevel = 0.7) -> Policy:
@@ -60,4 +63,6 @@ def make_bot(name: str, skill: float | str | SkillLevel = 0.7) -> Policy:
         return AimBot(s)
     if name == "random":
         return RandomBot()
+    if name == "search":
+        return SearchBot(s)
     raise ValueError(f"unknown bot {name!r}; expected one of {', '.join(BOTS)}")

@@ -24,7 +24,7 @@ __all__ = [
 #: :data:`warlords_sim.rules.physics_port.ENGINES`: the physics engines.
 ENGINES: tuple[str, ...] = ("2.5d", "reference")
 #: :data:`warlords_sim.bots.BOTS`: the bots ``make_bot`` knows.
-BOTS: tuple[str, ...] = ("aim", "random")
+BOTS: tuple[str, ...] = ("aim", "random", "search")
 #: The values of :class:`warlords_sim.physics.LaunchKind`, in its order.
 LAUNCH_KINDS: tuple[str, ...] = ("table", "low", "high", "siege")
 #: :data:`warlords_sim.physics.MAX_FLICK_SPEED`, mm/s.

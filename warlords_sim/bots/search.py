@@ -1,0 +1,403 @@
+"""The ``search`` bot: tries its candidate flicks on copies of the game and
+keeps the one whose outcomes score best on average.
+
+For a flick decision (a turn's flick, a Scout's or a General's second one):
+
+1. **Candidates** (:meth:`SearchBot.candidates`): supply launches from every
+   legal launch spot (area and crenelation) at an opponent's gateway, its
+   scoring point just behind it and its courtyard, each at the speed the
+   aim bot's launch table (:mod:`warlords_sim.bots.launch`) says reaches that
+   distance; board flicks of each own die at the same goals, at the Coulomb
+   slide speed ``sqrt(2 mu g d)``; siege shots at each opponent's courtyard
+   when a pair is legal; and Decline when it is legal. Each carries the aim
+   bot's cost as a prior. At most ``candidates`` are kept: the aim bot's own
+   first choice, then the best of each group (a launch spot, a die) in
+   turn, so every spot and die is tried before any gets a second goal.
+2. **Samples**: each candidate is played ``samples`` times on a copy of the
+   state (:meth:`GameState.copy`: a copy taken when everything rests
+   continues bitwise identically), each time with this bot's own hand noise
+   (:class:`~warlords_sim.bots.policy.Hand`: the same direction and speed
+   spreads it will flick with). Sample ``j`` uses the same standard normal
+   draws for every candidate (common random numbers), so candidates are
+   compared under the same luck.
+3. **Score** (:func:`evaluate`, weights :class:`Weights`): damage dealt minus
+   damage taken, dice kept in play, own dice poised at opponents' gateways
+   (and theirs at own), the ability the flick earned. Leaving the board
+   shows as a die lost from play. The candidate with the best mean wins; the
+   bot then flicks it with fresh hand noise (it does not know its luck in
+   advance).
+
+Abilities other than a second flick (Spy, Sapper, center-ring pin) use the
+aim bot's choices. At most ``candidates * samples`` flicks are simulated per
+decision (:attr:`SearchBot.last_simulations` says how many were). Every
+random draw comes from the ``rng`` given, so the same seed gives the same
+choices.
+
+The default budget (:data:`DEFAULT_CANDIDATES` x :data:`DEFAULT_SAMPLES`)
+keeps a decision under 0.5 s of CPU on the development machine
+(benchmarks/bots.py measures it; SEARCH_NOTES.md has the figures).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from warlords_sim.board import Board, Crenelation
+from warlords_sim.bots.aim import AimBot, _Obstacles, _Target, _targets, coulomb_speed
+from warlords_sim.bots.launch import launch_table
+from warlords_sim.bots.skill import Skill
+from warlords_sim.physics.types import LaunchKind
+from warlords_sim.rules.actions import (
+    Action,
+    BoardFlick,
+    Decline,
+    SiegeShot,
+    SupplyFlick,
+)
+from warlords_sim.rules.engine import apply
+from warlords_sim.rules.errors import IllegalActionError
+from warlords_sim.rules.game import GameState, Location, PendingKind
+from warlords_sim.rules.legal import MAX_FLICK_SPEED, Legal, is_legal
+from warlords_sim.rules.scoring import round_damage
+
+__all__ = [
+    "DEFAULT_CANDIDATES",
+    "DEFAULT_SAMPLES",
+    "Candidate",
+    "SearchBot",
+    "Weights",
+    "evaluate",
+]
+
+Point = tuple[float, float]
+
+#: Candidates tried per decision by default.
+DEFAULT_CANDIDATES = 10
+#: Noisy plays of each candidate by default.
+DEFAULT_SAMPLES = 5
+#: sd of the spin the bot's hand gives a flick, rad/s (the aim bot's).
+SPIN_SD = 2.0
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How :func:`evaluate` scores a state for a player. A first choice, set
+    by reasoning about the game, not fitted to any statistic:
+
+    Attributes:
+        damage: per point of damage (a die's face) on an opponent's castle
+            (the mean over opponents) minus per point on one's own; the
+            game is won on damage, so this is the unit.
+        die: per own die in play minus the opponents' mean; a die that
+            stays in play can still score, and the round ends when a player
+            has none: 3.0, about one average face (3.5) it may yet score.
+        threat: per own die on the board at an opponent's scoring point
+            (falling off as ``exp(-d / threat_mm)`` with the distance d),
+            minus the same for opponents' dice at one's own: 1.5, under half
+            a face, because the next flick only may score it.
+        threat_mm: the distance scale of :attr:`threat`, mm (about a
+            gateway's width and a moat's depth together).
+        ability: value of the ability the flick earned, by kind: a second
+            flick (Scout, General) is worth most, a Spy move to a gateway
+            next, a pin moved or pulled least.
+    """
+
+    damage: float = 1.0
+    die: float = 3.0
+    threat: float = 1.5
+    threat_mm: float = 120.0
+    ability: dict[PendingKind, float] = field(
+        default_factory=lambda: {
+            PendingKind.SCOUT: 2.0,
+            PendingKind.GENERAL: 2.0,
+            PendingKind.SPY: 1.5,
+            PendingKind.SAPPER: 0.5,
+            PendingKind.RING: 0.5,
+        }
+    )
+
+
+def _threat(state: GameState, owner: int, points: list[Point], scale: float) -> float:
+    total = 0.0
+    for d in state.dice_of(owner, Location.BOARD):
+        if d.pose is None or not points:
+            continue
+        near = min(math.hypot(d.pose.x - x, d.pose.y - y) for x, y in points)
+        total += math.exp(-near / scale)
+    return total
+
+
+def evaluate(state: GameState, me: int, weights: Weights, start_round: int) -> float:
+    """The score of ``state`` for player ``me`` (higher is better).
+
+    Damage counts the finished rounds' totals and, while round
+    ``start_round`` is still being played, the dice now in the courtyards
+    (:func:`~warlords_sim.rules.scoring.round_damage`). Dice in play, threats
+    and the ability count only in that round (after a round ends every die
+    goes back to the supply).
+    """
+    n = state.players
+    opps = [p for p in range(n) if p != me]
+    same_round = not state.over and state.round == start_round
+    dmg = list(state.totals)
+    if same_round:
+        cur = round_damage(state)
+        dmg = [t + c for t, c in zip(dmg, cur, strict=True)]
+    score = weights.damage * (sum(dmg[o] for o in opps) / len(opps) - dmg[me])
+    if not same_round:
+        return score
+    dice = len(state.in_play(me)) - sum(len(state.in_play(o)) for o in opps) / len(opps)
+    score += weights.die * dice
+    targets = _targets(state, me)
+    mine = [t.score for t in targets]
+    score += weights.threat * _threat(state, me, mine, weights.threat_mm)
+    for o in opps:
+        theirs = [t.score for t in _targets(state, o) if t.player == me]
+        score -= weights.threat * _threat(state, o, theirs, weights.threat_mm) / len(opps)
+    if state.pending is not None and state.active == me:
+        score += weights.ability.get(state.pending.kind, 0.0)
+    return score
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One planned action: what kind, which die or launch spot, the aimed
+    direction (rad) and speed (mm/s), the aim bot's cost (lower first) and
+    the group it diversifies over (a launch spot or a die)."""
+
+    kind: str  # "supply" | "board" | "siege" | "decline"
+    die: int | None
+    spot: tuple[int, Crenelation] | None
+    direction: float
+    speed: float
+    prior: float
+    group: str
+
+    def action(self, velocity: tuple[float, float], spin: float) -> Action:
+        """The action that flicks this candidate with ``velocity`` (mm/s) and
+        ``spin`` (rad/s), struck at the die's centre."""
+        if self.kind == "supply" and self.spot is not None:
+            return SupplyFlick(self.spot[0], self.spot[1], velocity, spin, 6)
+        if self.kind == "board" and self.die is not None:
+            return BoardFlick(self.die, velocity, spin)
+        if self.kind == "siege" and self.die is not None:
+            return SiegeShot(self.die, velocity, spin)
+        return Decline()
+
+
+class SearchBot:
+    """Plans each flick by playing candidates on copies of the state.
+
+    Args:
+        skill: the hand (a number in [0, 1] or a level), as the aim bot's.
+        candidates: most candidates tried per decision (>= 1).
+        samples: noisy plays per candidate (>= 1).
+        weights: the outcome's scoring (:class:`Weights`).
+
+    Raises:
+        ValueError: candidates or samples below 1; a bad skill.
+    """
+
+    name = "search"
+
+    def __init__(
+        self,
+        skill: Skill = 0.7,
+        candidates: int = DEFAULT_CANDIDATES,
+        samples: int = DEFAULT_SAMPLES,
+        weights: Weights | None = None,
+    ) -> None:
+        if candidates < 1 or samples < 1:
+            raise ValueError(
+                f"search bot: candidates and samples must be >= 1, got {candidates} and {samples}"
+            )
+        self.aim = AimBot(skill)
+        self.hand = self.aim.hand
+        self.candidates_max = candidates
+        self.samples = samples
+        self.weights = weights if weights is not None else Weights()
+        #: Flicks (and declines) simulated by the last :meth:`choose`.
+        self.last_simulations = 0
+        self._speeds: dict[tuple[str, int, int, Crenelation, Point], float] = {}
+
+    @property
+    def budget(self) -> int:
+        """The most simulations one decision may run: candidates x samples."""
+        return self.candidates_max * self.samples
+
+    # -------------------------------------------------------- candidates
+
+    def _launch_speed(
+        self, board: Board, seat: int, area: int, cren: Crenelation, goal: Point
+    ) -> tuple[float, float]:
+        """(distance mm, table speed mm/s) of a launch from a spot to ``goal``."""
+        spot = board.launch_spot(seat, area, cren)
+        dist = math.hypot(goal[0] - spot.x, goal[1] - spot.y)
+        key = (board.sha256, seat, area, cren, goal)
+        speed = self._speeds.get(key)
+        if speed is None:
+            kind = LaunchKind.HIGH if cren is Crenelation.HIGH else LaunchKind.LOW
+            table = launch_table(board, spot.height_mm, kind)
+            speed = self._speeds[key] = table.nearest(min(dist, table.reach))[0]
+        return dist, speed
+
+    @staticmethod
+    def _goals(state: GameState, t: _Target) -> list[tuple[str, Point]]:
+        court = state.board.castles[t.seat].courtyard.center
+        return [("staging", t.staging), ("score", t.score), ("court", court)]
+
+    def candidates(self, state: GameState, legal: Legal) -> list[Candidate]:
+        """Every candidate of this decision, in no particular order."""
+        board = state.board
+        targets = _targets(state, state.active)
+        bonus = {t.player: self.aim._leader_bonus(state, t.player) for t in targets}
+        out: list[Candidate] = []
+        for area, cren in legal.supply_spots:
+            spot = board.launch_spot(legal.seat, area, cren)
+            for t in targets:
+                for name, goal in self._goals(state, t):
+                    dist, speed = self._launch_speed(board, legal.seat, area, cren, goal)
+                    direction = math.atan2(goal[1] - spot.y, goal[0] - spot.x)
+                    base = 250.0 if name == "staging" else 300.0
+                    out.append(
+                        Candidate(
+                            "supply",
+                            None,
+                            (area, cren),
+                            direction,
+                            speed,
+                            base + 0.3 * dist + bonus[t.player],
+                            f"spot {area} {cren.value}",
+                        )
+                    )
+        obstacles = _Obstacles.of(state)
+        for die in legal.board_dice:
+            pose = state.dice[die].pose
+            if pose is None:
+                continue
+            a = (pose.x, pose.y)
+            for t in targets:
+                for name, goal in self._goals(state, t):
+                    dx, dy = goal[0] - a[0], goal[1] - a[1]
+                    dist = math.hypot(dx, dy)
+                    if dist < 1.0:
+                        continue
+                    base = 120.0 if name == "staging" else 0.0
+                    blocked = obstacles.count(a, goal, die)
+                    out.append(
+                        Candidate(
+                            "board",
+                            die,
+                            None,
+                            math.atan2(dy, dx),
+                            coulomb_speed(board, dist),
+                            base + 0.4 * dist + 200.0 * blocked + bonus[t.player],
+                            f"die {die}",
+                        )
+                    )
+        siege = launch_table(board, board.siege_engine.launch_height_mm, LaunchKind.SIEGE)
+        for die in legal.siege_dice:
+            pose = state.dice[die].pose
+            if pose is None:
+                continue
+            for t in targets:
+                c = board.castles[t.seat].courtyard.center
+                dist = math.hypot(c[0] - pose.x, c[1] - pose.y)
+                speed, err = siege.nearest(dist)
+                out.append(
+                    Candidate(
+                        "siege",
+                        die,
+                        None,
+                        math.atan2(c[1] - pose.y, c[0] - pose.x),
+                        speed,
+                        60.0 + err + bonus[t.player],
+                        f"siege {die}",
+                    )
+                )
+        if legal.can_decline:
+            out.append(Candidate("decline", None, None, 0.0, 0.0, 1e9, "decline"))
+        return out
+
+    def shortlist(self, cands: list[Candidate]) -> list[Candidate]:
+        """At most ``candidates`` of ``cands``: the cheapest first, then the
+        cheapest of each group in turn (groups by their cheapest), then the
+        second cheapest of each, and so on; Decline, when present, always
+        (it is the baseline a second flick must beat)."""
+        decline = [c for c in cands if c.kind == "decline"]
+        rest = sorted((c for c in cands if c.kind != "decline"), key=lambda c: c.prior)
+        groups: dict[str, list[Candidate]] = {}
+        for c in rest:
+            groups.setdefault(c.group, []).append(c)
+        order = sorted(groups.values(), key=lambda g: g[0].prior)
+        picked: list[Candidate] = []
+        room = self.candidates_max - len(decline)
+        if rest and room > 0:
+            picked.append(rest[0])
+        depth = 0
+        while len(picked) < room and any(depth < len(g) for g in order):
+            for g in order:
+                if depth < len(g) and g[depth] not in picked and len(picked) < room:
+                    picked.append(g[depth])
+            depth += 1
+        return (picked + decline)[: self.candidates_max]
+
+    # ----------------------------------------------------------- playing
+
+    def _velocity(self, c: Candidate, z_angle: float, z_speed: float) -> tuple[float, float]:
+        """The velocity :class:`Hand` delivers for standard normals z (its
+        ``flick`` with these draws)."""
+        a = c.direction + z_angle * self.hand.angle_sd
+        s = c.speed * (1.0 + z_speed * self.hand.speed_sd)
+        s = min(max(s, 20.0), MAX_FLICK_SPEED)
+        return (s * math.cos(a), s * math.sin(a))
+
+    def _mean_score(self, state: GameState, c: Candidate, noise: np.ndarray) -> float | None:
+        """Mean :func:`evaluate` over the legal samples (None: none was legal)."""
+        me, rnd = state.active, state.round
+        if c.kind == "decline":
+            sim = state.copy()
+            apply(sim, Decline())
+            self.last_simulations += 1
+            return evaluate(sim, me, self.weights, rnd)
+        total, ok = 0.0, 0
+        for za, zs, zspin in noise:
+            action = c.action(self._velocity(c, float(za), float(zs)), SPIN_SD * float(zspin))
+            sim = state.copy()
+            self.last_simulations += 1
+            try:
+                apply(sim, action)
+            except IllegalActionError:
+                continue  # e.g. no room for the siege engine that way
+            total += evaluate(sim, me, self.weights, rnd)
+            ok += 1
+        return None if ok == 0 else total / ok
+
+    def choose(self, state: GameState, legal: Legal, rng: np.random.Generator) -> Action:
+        """The best candidate's action, flicked with fresh hand noise; the
+        aim bot's choice for Spy, Sapper and ring-pin decisions."""
+        self.last_simulations = 0
+        kind = legal.pending.kind if legal.pending is not None else None
+        if kind in (PendingKind.SPY, PendingKind.SAPPER, PendingKind.RING):
+            return self.aim.choose(state, legal, rng)
+        shortlist = self.shortlist(self.candidates(state, legal))
+        if not shortlist:
+            return self.aim.choose(state, legal, rng)
+        noise = rng.standard_normal((self.samples, 3))
+        scored: list[tuple[float, int, Candidate]] = []
+        for i, c in enumerate(shortlist):
+            mean = self._mean_score(state, c, noise)
+            if mean is not None:
+                scored.append((mean, -i, c))
+        scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
+        for _, _, c in scored:
+            if c.kind == "decline":
+                return Decline()
+            v = self.hand.flick(c.direction, c.speed, rng)
+            action = c.action(v, float(rng.normal(0.0, SPIN_SD)))
+            if is_legal(state, action):
+                return action
+        return self.aim.choose(state, legal, rng)
