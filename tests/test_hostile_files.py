@@ -188,3 +188,14 @@ def test_a_strike_above_the_die_is_refused_on_load(tmp_path: Path) -> None:
         f"{path}: scenario 'high-2-300', field flick.strike_mm: expected a height within "
         "the board's die, -8..8 mm",
     )
+
+
+def test_a_non_finite_number_under_a_dotted_key_is_one_line(tmp_path: Path) -> None:
+    """Found by the lead after the break-it review: a NaN under a key with a
+    dot in it (``"a.b": NaN``) made the field lookup for the message raise
+    KeyError (a traceback)."""
+    lines = GAME.read_bytes().split(b"\n")
+    header = lines[0].rstrip()
+    bad = tmp_path / "nan.jsonl"
+    bad.write_bytes(b"\n".join([header[:-1] + b', "a.b": NaN}', *lines[1:]]))
+    _refused(["replay", str(bad), "--verify"], "field `a.b`", "finite")

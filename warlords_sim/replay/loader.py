@@ -219,7 +219,11 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
             raise err(f"field `{long}`: expected a number of at most {MAX_INT_DIGITS} digits")
         bad = _nonfinite(obj)
         if bad is not None:
-            raise err(f"field `{bad}`: expected a finite number, got {_get(obj, bad)}")
+            try:
+                got = _get(obj, bad)
+            except (KeyError, IndexError, TypeError, ValueError):  # a key with a dot in it
+                got = "NaN or infinity"
+            raise err(f"field `{bad}`: expected a finite number, got {got}")
         kind = obj.get("kind")
         try:
             if header is None:
