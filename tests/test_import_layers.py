@@ -44,7 +44,7 @@ TIERS: tuple[frozenset[str], ...] = tuple(
 )
 #: Plain modules every layer may import: the package's version, the seat
 #: colours (no imports) and the extras' names.
-SHARED = frozenset({"", "colours", "extras"})
+SHARED = frozenset({"", "_files", "colours", "extras"})
 #: Third-party packages that only some layers may import.
 ONLY_IN: dict[str, frozenset[str]] = {
     "pyglet": frozenset({"gui"}),

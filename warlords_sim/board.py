@@ -32,7 +32,6 @@ import hashlib
 import importlib.resources
 import math
 import re
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
@@ -41,6 +40,8 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 import msgspec.inspect
+
+from warlords_sim._files import FileProblem, parse_toml, read_regular
 
 __all__ = [
     "BOARDS_DIR",
@@ -620,6 +621,8 @@ def resolve_board_path(name_or_path: str | Path) -> Path:
         raise BoardError(f"{p}: is a folder, not a board file")
     if p.is_file():
         return p
+    if p.exists():
+        raise BoardError(f"{p}: not a regular file, expected a board file")
     if p.suffix == ".toml" or "/" in text or "\\" in text:
         raise BoardError(f"{p}: board file not found")
     candidate = BOARDS_DIR / f"{name_or_path}.toml"
@@ -850,18 +853,12 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
     """
     path = resolve_board_path(name_or_path)
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise BoardError(
-                f"{path}: expected a board file of at most {MAX_FILE_BYTES} bytes "
-                f"(the standard board is 6 kB), got {path.stat().st_size}"
-            )
-        raw = path.read_bytes()
+        raw = read_regular(path, MAX_FILE_BYTES, "board file (the standard is 6 kB)")
+        data = parse_toml(raw)
     except OSError as e:
         raise BoardError(f"{path}: cannot read the board file: {e.strerror or e}") from e
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        raise BoardError(f"{path}: not valid TOML: {e}") from e
+    except FileProblem as e:
+        raise BoardError(f"{path}: {e}") from None
     try:
         f = msgspec.convert(data, _BoardFile)
     except msgspec.ValidationError as e:

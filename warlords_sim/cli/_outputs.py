@@ -4,7 +4,9 @@ The rule: a command never replaces a file it did not create in this run
 unless ``--force`` is given. Each writer (``board --png``, ``flick --plot``,
 ``play --screenshot``, ``render --out``, ``fidelity --plot``, ``variants
 --out``; the replays of ``--record`` and ``--branch`` are created
-exclusively by :class:`warlords_sim.replay.Recorder`, with the same message)
+exclusively by :class:`warlords_sim.replay.Recorder`, with the same message,
+and with ``--force`` written to a hidden temporary file that replaces the
+old one only when the recording ends)
 goes through this module:
 
 * :func:`check_output`, before any work: the path has an expected suffix,
@@ -18,6 +20,12 @@ goes through this module:
   without ``force`` a file that appeared at the path meanwhile is not
   replaced (the move is an exclusive hard link where the file system has
   them).
+* :func:`recording`, around a run that records (``--record``,
+  ``--branch``): a SIGTERM stops it as Ctrl-C does; a run that fails or
+  is interrupted before its first action removes the replay it created,
+  and an interrupted one says where its resumable prefix is (a forced
+  recording's hidden temporary file: the old file is unchanged).
+* :func:`same_file`: two options naming one file are refused.
 * :func:`data_dir` and :func:`default_recording`: where ``play`` records
   when no ``--record`` is given, the user's data directory
   (``platformdirs.user_data_dir``; ``$WARLORDS_SIM_DATA_DIR`` overrides it),
@@ -30,6 +38,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,6 +48,8 @@ from warlords_sim.cli._common import fail
 if TYPE_CHECKING:
     import datetime as _dt
 
+    from warlords_sim.replay import Recorder
+
 __all__ = [
     "DATA_ENV",
     "EXISTS_HINT",
@@ -46,6 +57,8 @@ __all__ = [
     "data_dir",
     "default_recording",
     "exists_message",
+    "recording",
+    "same_file",
     "saving",
 ]
 
@@ -147,6 +160,56 @@ def _place_exclusively(tmp: Path, target: Path, option: str) -> None:
         if target.exists():
             fail(exists_message(option, target))
         os.replace(tmp, target)
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """``a`` and ``b`` name one file: :func:`os.path.samefile` when both
+    exist (hard and symbolic links too), else their resolved paths are equal."""
+    try:
+        if os.path.exists(a) and os.path.exists(b):
+            return os.path.samefile(a, b)
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def recording(rec: Recorder | None, option: str = "--record") -> Iterator[None]:
+    """Run the block that fills ``rec`` (None: just the SIGTERM handling).
+
+    A SIGTERM in the block raises KeyboardInterrupt as Ctrl-C does. On an
+    exception before the first action the file ``rec`` created is removed
+    (no stray header-only file). On an interruption the command ends with one
+    line on stderr saying where the recording so far is and status 130/143.
+
+    Raises:
+        click.exceptions.Exit: interrupted.
+    """
+    import click
+
+    from warlords_sim.cli._signals import sigterm_as_interrupt
+
+    with sigterm_as_interrupt() as stop:
+        try:
+            yield
+        except KeyboardInterrupt:
+            notes = getattr(sys.exc_info()[1], "__notes__", None)
+            if rec is None:
+                where = "; ".join(notes or ["nothing was kept"])
+            elif rec.discard():
+                where = "nothing was recorded"
+            elif rec.pending:
+                where = (
+                    f"the recording so far is in {rec.path} ({option} {rec.target} is unchanged)"
+                )
+            else:
+                where = f"the recording so far is in {rec.path}"
+            click.echo(f"interrupted by {stop.name}: {where}", err=True)
+            raise click.exceptions.Exit(stop.exit_status) from None
+        except BaseException:
+            if rec is not None:
+                rec.discard()
+            raise
 
 
 def data_dir() -> Path:

@@ -85,8 +85,10 @@ def _plot_targets(plot: str, names: list[str], force: bool) -> list[Path]:
     folder = Path(plot)
     if folder.exists() and not folder.is_dir():
         fail(f"--plot: {plot} is not a folder")
+    if not folder.exists() and not folder.parent.exists():
+        fail(f"--plot {plot}: no such directory {str(folder.parent)!r}")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(exist_ok=True)
     except OSError as e:
         fail(f"--plot: cannot create the folder {plot}: {e.strerror or e}")
     try:
@@ -105,6 +107,10 @@ def _plot_targets(plot: str, names: list[str], force: bool) -> list[Path]:
     return paths
 
 
+#: Most trials per scenario and engine (as ``flick --trials``).
+MAX_TRIALS = 1_000_000
+
+
 @click.command("fidelity", help=_HELP)
 @click.option(
     "--scenarios",
@@ -118,8 +124,8 @@ def _plot_targets(plot: str, names: list[str], force: bool) -> list[Path]:
     "--trials",
     default=20,
     show_default=True,
-    type=click.IntRange(min=1),
-    help="Noisy trials per scenario and engine.",
+    type=click.IntRange(1, MAX_TRIALS),
+    help=f"Noisy trials per scenario and engine (1..{MAX_TRIALS}).",
 )
 @click.option(
     "--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Seed of trial 0."
@@ -162,9 +168,11 @@ def fidelity(
     progress: bool | None,
 ) -> None:
     from warlords_sim.fidelity import FidelityError, ScenarioError, load_scenarios, select
+    from warlords_sim.fidelity.scenarios import check_strikes
 
     try:
         scenarios = select(load_scenarios(scenario_file, board), names)
+        check_strikes(scenario_file, scenarios, board)
     except ScenarioError as e:
         fail(e)
     if list_:

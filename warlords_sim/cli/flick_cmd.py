@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import math
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -21,7 +20,7 @@ import click
 from warlords_sim.cli._common import board_option, fail
 from warlords_sim.cli._names import ENGINES, LAUNCH_KINDS, MAX_FLICK_SPEED
 from warlords_sim.cli._names import MAX_FLICK_SPIN as HELP_MAX_FLICK_SPIN
-from warlords_sim.cli._outputs import check_output, saving
+from warlords_sim.cli._outputs import check_output, recording, same_file, saving
 from warlords_sim.extras import require_extra
 
 if TYPE_CHECKING:
@@ -223,39 +222,40 @@ def flick(
         check_output(plot, "--plot", force, (".png",))
     if record is not None:
         check_output(record, "--record", force)
+    if record is not None and plot is not None and same_file(record, plot):
+        fail(f"--record {record} and --plot {plot} name the same file: give two files")
     if record is not None and trials != 1:
         fail(f"--record records one flick: drop --trials {trials}")
     if record is not None and engine != "2.5d":
         fail("--record records flicks of the 2.5d engine only (replays re-simulate on it)")
+    rec = None
     if record is not None:
         try:
             rec = open_sandbox_recorder(record, board, force)
         except ReplayError as e:
             fail(e)
-    try:
-        results = run_trials(
-            board,
-            at=at_xy,
-            seat_area=seat_area,
-            velocity=v,
-            spin=spin,
-            strike=strike,
-            launch=kind,
-            face=face,
-            seed=seed,
-            trials=trials,
-            noise=noise,
-            progress=(trials >= 20 and sys.stderr.isatty()) if progress is None else progress,
-            on_result=(lambda r: click.echo(json.dumps(r.as_json()))) if as_json else None,
-            engine=engine,
-        )
-    except (FlickError, FlickSetupError, WorldError, ImportError) as e:
-        if record is not None:
-            rec.close()
-            Path(record).unlink()
-        fail(f"--at {e}" if isinstance(e, FlickSetupError) and e.field == "at" else e)
-    if record is not None:
-        record_flick(rec, board, at_xy, seat_area, kind, results[0], spin, face, strike)
+    with recording(rec):  # a failure before the flick removes the new file
+        try:
+            results = run_trials(
+                board,
+                at=at_xy,
+                seat_area=seat_area,
+                velocity=v,
+                spin=spin,
+                strike=strike,
+                launch=kind,
+                face=face,
+                seed=seed,
+                trials=trials,
+                noise=noise,
+                progress=(trials >= 20 and sys.stderr.isatty()) if progress is None else progress,
+                on_result=(lambda r: click.echo(json.dumps(r.as_json()))) if as_json else None,
+                engine=engine,
+            )
+        except (FlickError, FlickSetupError, WorldError, ImportError) as e:
+            fail(f"--at {e}" if isinstance(e, FlickSetupError) and e.field == "at" else e)
+        if rec is not None:
+            record_flick(rec, board, at_xy, seat_area, kind, results[0], spin, face, strike)
     if not as_json:  # --json lines went out as the trials finished
         where = f"--from {from_}" if from_ else f"--at {at}"
         extra = "".join(

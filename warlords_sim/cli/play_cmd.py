@@ -12,7 +12,7 @@ import click
 
 from warlords_sim.cli._common import fail, load_game_config
 from warlords_sim.cli._names import BOTS
-from warlords_sim.cli._outputs import check_output, default_recording, saving
+from warlords_sim.cli._outputs import check_output, default_recording, recording, saving
 
 if TYPE_CHECKING:
     from warlords_sim.bots.skill import Skill
@@ -266,7 +266,10 @@ def play(
     click.echo(line)
     controller = GameController(config, policies, seed=seed, recorder=recorder)
     try:
-        run(controller, guide=guide, rotate=rotate, mute=mute)
+        with recording(recorder):  # a failure before the first flick removes the new file
+            run(controller, guide=guide, rotate=rotate, mute=mute)
+            if recorder is not None and recorder.pending:  # --force: replace the old file now
+                recorder.place()
         _say_how_to_resume(controller)
     except Exception as e:
         # pyglet's "no display" and "no GL config" errors live in

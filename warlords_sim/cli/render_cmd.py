@@ -9,6 +9,7 @@ import click
 
 from warlords_sim.cli._common import fail, load_board_or_fail
 from warlords_sim.cli._outputs import check_output, saving
+from warlords_sim.cli._signals import sigterm_as_interrupt
 from warlords_sim.extras import require_extra
 
 __all__ = ["render"]
@@ -125,10 +126,14 @@ def render(
         fail(e)
     suffix = path.suffix.lower()
     try:
-        with saving(path, "--out", force) as tmp:
+        # SIGTERM as Ctrl-C: saving() removes the partial file, an old --out stays
+        with sigterm_as_interrupt() as stop, saving(path, "--out", force) as tmp:
             frames, seconds = _draw(controller, canvas, tmp, suffix, start, end, fps)
             if controller.refused is not None:
                 fail(f"{file}: {controller.refused}")
+    except KeyboardInterrupt:
+        click.echo(f"interrupted by {stop.name}: nothing was written to {path}", err=True)
+        raise click.exceptions.Exit(stop.exit_status) from None
     finally:
         canvas.close()
     what = "picture" if suffix == ".png" else f"{frames} frames, {seconds:.1f} s at {fps} fps"

@@ -8,13 +8,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from warlords_sim.cli._common import fail, load_board_or_fail
-from warlords_sim.cli._outputs import check_output
+from warlords_sim.cli._outputs import check_output, recording, same_file
 from warlords_sim.cli.play_cmd import SKILL_METAVAR, parse_skill
 
 if TYPE_CHECKING:
@@ -119,7 +118,7 @@ def replay(
 ) -> None:
     if do_verify and branch_to is not None:
         fail("give --verify or --branch NEW, not both")
-    if branch_to is not None and Path(branch_to).resolve() == Path(file).resolve():
+    if branch_to is not None and same_file(branch_to, file):
         fail(f"--branch {branch_to} is the replay being read: give a new file")
     if branch_to is not None:
         check_output(branch_to, "--branch", force)
@@ -279,9 +278,10 @@ def _branch(
             fail(e)
         skill = s
     try:
-        rebuilt = branch(
-            rep, new, n, policies, names, skill=skill, board=board, force=force, overwrite=force
-        )
+        with recording(None, "--branch"):  # SIGTERM as Ctrl-C: the old NEW stays whole
+            rebuilt = branch(
+                rep, new, n, policies, names, skill=skill, board=board, force=force, overwrite=force
+            )
     except ReplayError as e:
         fail(e)
     out = load_replay(new)

@@ -9,7 +9,7 @@ import click
 
 from warlords_sim.cli._common import fail, load_game_config
 from warlords_sim.cli._names import ENGINES
-from warlords_sim.cli._outputs import check_output
+from warlords_sim.cli._outputs import check_output, recording
 from warlords_sim.cli.play_cmd import SKILL_HELP, SKILL_METAVAR, parse_skill
 
 if TYPE_CHECKING:
@@ -220,28 +220,29 @@ def simulate(
         if rec is not None:
             rec.record(outcome.action, state, outcome)
 
-    if progress:
-        from rich.console import Console
-        from rich.progress import BarColumn, Progress, TextColumn
+    with recording(rec):
+        if progress:
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, TextColumn
 
-        with Progress(
-            TextColumn("round {task.completed}/{task.total}"),
-            BarColumn(),
-            TextColumn("{task.fields[flicks]} flicks"),
-            console=Console(stderr=True),
-            transient=True,
-        ) as bar:
-            task = bar.add_task("game", total=config.rounds, flicks=0)
+            with Progress(
+                TextColumn("round {task.completed}/{task.total}"),
+                BarColumn(),
+                TextColumn("{task.fields[flicks]} flicks"),
+                console=Console(stderr=True),
+                transient=True,
+            ) as bar:
+                task = bar.add_task("game", total=config.rounds, flicks=0)
 
-            def tick(state: GameState, outcome: Outcome) -> None:
-                on_outcome(state, outcome)
-                bar.update(task, completed=len(state.history), flicks=state.flicks)
+                def tick(state: GameState, outcome: Outcome) -> None:
+                    on_outcome(state, outcome)
+                    bar.update(task, completed=len(state.history), flicks=state.flicks)
 
-            game = play_game(config, policies, seed, physics=physics, on_outcome=tick)
-    else:
-        game = play_game(config, policies, seed, physics=physics, on_outcome=on_outcome)
-    if rec is not None:
-        rec.finish(game)
+                game = play_game(config, policies, seed, physics=physics, on_outcome=tick)
+        else:
+            game = play_game(config, policies, seed, physics=physics, on_outcome=on_outcome)
+        if rec is not None:
+            rec.finish(game)
     data = summary(game.state, seed, names, skill, engine)
     if as_json:
         click.echo(json.dumps(data))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+from typing import Any
 
 import click
 
@@ -50,10 +52,24 @@ Examples:
 """
 
 
+#: Longest --dask-timeout, seconds (an hour; dask's timeouts overflow near 1e300).
+MAX_DASK_TIMEOUT = 3600.0
+
+
+class _Seconds(click.FloatRange):
+    """A float range that also refuses NaN (every comparison with NaN is false)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        rv = super().convert(value, param, ctx)
+        if isinstance(rv, float) and math.isnan(rv):
+            self.fail(f"{value!r} is not in the range {self._describe_range()}.", param, ctx)
+        return rv
+
+
 @click.command("variants", help=_HELP)
 @click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Games per variant.")  # fmt: skip
+@click.option("--games", type=click.IntRange(1, 10_000_000), default=100, show_default=True,
+              help="Games per variant (1..10000000).")  # fmt: skip
 @click.option(
     "--variants",
     "variant_names",
@@ -93,11 +109,12 @@ Examples:
 )
 @click.option(
     "--dask-timeout",
-    type=click.FloatRange(min=0.0, min_open=True),
+    type=_Seconds(0.0, MAX_DASK_TIMEOUT, min_open=True),
     default=10.0,
     show_default=True,
     metavar="SECONDS",
-    help="Seconds a --dask scheduler address gets to connect and answer.",
+    help=f"Seconds a --dask scheduler address gets to connect and answer (0 < t <= "
+    f"{MAX_DASK_TIMEOUT:g}).",
 )
 @click.option(
     "--out",
@@ -162,8 +179,11 @@ def variants(
             except KeyboardInterrupt:  # before the games started, or while summarizing
                 click.echo(f"interrupted by {stop.name} before the run could finish", err=True)
                 raise click.exceptions.Exit(stop.exit_status) from None
-    except (ExperimentError, HouseRulesError, OSError) as e:
+    except (ExperimentError, HouseRulesError) as e:
         fail(e)
+    except OSError as e:  # a file of --out that cannot be written
+        where = f"--out {out}: " if out is not None and e.filename is not None else ""
+        fail(f"{where}{e.strerror or e}" + (f": {e.filename}" if e.filename else ""))
 
     if as_json:
         click.echo(json.dumps(result.summary, indent=2))
@@ -197,6 +217,12 @@ def _check_out_dir(out: str, force: bool) -> None:
     from warlords_sim.experiments.store import SETTINGS_JSON
 
     d = Path(out)
+    if not out.strip():
+        fail("--out: expected a folder for the games, got ''")
+    if d.exists() and not d.is_dir():
+        fail(f"--out {out}: exists and is not a folder")
+    if not d.exists() and not d.parent.exists():
+        fail(f"--out {out}: no such directory {str(d.parent)!r}")
     if force or not d.is_dir() or (d / SETTINGS_JSON).exists():
         return
     for name in (SUMMARY_JSON, DAMAGE_PNG, ELIMINATIONS_PNG):

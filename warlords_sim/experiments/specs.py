@@ -38,6 +38,8 @@ __all__ = [
 
 #: The built-in variants: the rulebook's wall variants.
 BUILTIN_VARIANTS = ("standard", "wall1", "wall2")
+#: Most games per variant one experiment plays.
+MAX_GAMES = 10_000_000
 
 
 class ExperimentError(ValueError):
@@ -146,8 +148,8 @@ class Experiment:
                 )
         if not 2 <= self.players <= 4:
             raise ExperimentError(f"--players: expected 2, 3 or 4, got {self.players}")
-        if not 1 <= self.games <= 10_000_000:
-            raise ExperimentError(f"--games: expected at least 1, got {self.games}")
+        if not 1 <= self.games <= MAX_GAMES:
+            raise ExperimentError(f"--games: expected 1..{MAX_GAMES}, got {self.games}")
         if len(self.bots) != self.players:
             raise ExperimentError(
                 f"--bots: expected 1 or {self.players} comma-separated names, got {len(self.bots)}"

@@ -16,6 +16,13 @@ import json
 from pathlib import Path
 from typing import IO, Any
 
+from warlords_sim._files import (
+    MAX_INT_DIGITS,
+    FileProblem,
+    find_long_number,
+    parse_json,
+    read_regular,
+)
 from warlords_sim.experiments.specs import ExperimentError, check_resumable
 from warlords_sim.experiments.worker import COLUMNS, Row
 
@@ -23,6 +30,8 @@ __all__ = ["GAMES_CSV", "SETTINGS_JSON", "GameStore", "parse_row", "read_rows"]
 
 GAMES_CSV = "games.csv"
 SETTINGS_JSON = "experiment.json"
+#: An experiment.json larger than this is refused (one written is under 2 kB).
+MAX_SETTINGS_BYTES = 1_000_000
 _TEXT_COLUMNS = frozenset({"variant", "wall_variant", "winners"})
 
 
@@ -115,9 +124,16 @@ class GameStore:
         sj = d / SETTINGS_JSON
         if sj.exists():
             try:
-                stored = json.loads(sj.read_text(encoding="utf-8"))
+                stored = parse_json(read_regular(sj, MAX_SETTINGS_BYTES, "settings file"))
             except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
                 raise ExperimentError(f"{sj}: cannot read the experiment settings: {e}") from e
+            except FileProblem as e:
+                raise ExperimentError(f"{sj}: {e}") from None
+            long = find_long_number(stored)
+            if long is not None:
+                raise ExperimentError(
+                    f"{sj}: field `{long}`: expected a number of at most {MAX_INT_DIGITS} digits"
+                )
             if not isinstance(stored, dict):
                 raise ExperimentError(f"{sj}: expected a JSON object")
             settings = check_resumable(stored, settings, str(d))

@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
 
+from warlords_sim._files import FileProblem, parse_toml, read_regular
 from warlords_sim.board import Board, BoardError, Crenelation, default_pins
+from warlords_sim.physics.checks import strike_limit
 from warlords_sim.physics.footprint import Polygon, die_footprint, square, what_overlaps
 from warlords_sim.physics.orientation import rotation_z, with_face_up
 from warlords_sim.physics.types import MAX_DIE_ID, LaunchKind
@@ -40,7 +42,9 @@ from warlords_sim.rules.flick_setup import (
 
 __all__ = [
     "DEFAULT_SCENARIOS",
+    "MAX_FILE_BYTES",
     "STANDARD_RING",
+    "check_strikes",
     "RestingDie",
     "Scenario",
     "ScenarioError",
@@ -53,6 +57,8 @@ __all__ = [
 DEFAULT_SCENARIOS = Path(__file__).with_name("scenarios.toml")
 #: The ``pins`` value meaning "the centre-ring pins of every castle's seat".
 STANDARD_RING = "standard ring"
+#: A scenario file larger than this is refused (the shipped one is 8 kB).
+MAX_FILE_BYTES = 1_000_000
 _FORMAT = "warlords-fidelity-scenarios"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
@@ -295,8 +301,8 @@ class _Checker:
         self.finite("flick.spin", f.spin)
         if abs(f.spin) > MAX_FLICK_SPIN:
             raise self.error("flick.spin", f"|spin| <= {MAX_FLICK_SPIN:g} rad/s", f.spin)
-        # within the die: checked by the physics when the flick runs (the
-        # limit is the board's die, and a file holds scenarios for any board)
+        # within the die: the limit is the board's die, and a file holds
+        # scenarios for any board (see check_strikes, for those chosen)
         self.finite("flick.strike_mm", f.strike_mm)
         self.die_id("flick.die", f.die)
         at = self.point("flick.at", f.at) if f.at is not None else None
@@ -320,6 +326,26 @@ class _Checker:
             f.die, launch, at, seat_area, (float(vx), float(vy)), float(f.spin),
             self.face("flick.face", f.face), float(f.strike_mm),
         )  # fmt: skip
+
+
+def check_strikes(path: str | Path, scenarios: Sequence[Scenario], board: Board) -> None:
+    """Check that each scenario's flick strikes within ``board``'s die
+    (``|strike_mm| <=`` :func:`~warlords_sim.physics.checks.strike_limit`),
+    before any trial runs: the physics refuses it only when the flick runs.
+    A scenario file holds scenarios for any board, so :func:`load_scenarios`
+    does not; call this on the scenarios chosen.
+
+    Raises:
+        ScenarioError: names the file, the scenario and ``flick.strike_mm``.
+    """
+    half = strike_limit(board)
+    for s in scenarios:
+        if abs(s.flick.strike_mm) > half:
+            raise ScenarioError(
+                f"{path}: scenario {s.name!r}, field flick.strike_mm: expected a height within "
+                f"the board's die, -{half:g}..{half:g} mm from its centre, "
+                f"got {s.flick.strike_mm:g}"
+            )
 
 
 def _build(path: Path, i: int, s: _Scenario, board: Board | None) -> Scenario:
@@ -410,19 +436,18 @@ def load_scenarios(
         The scenarios, in file order.
 
     Raises:
-        ScenarioError: unreadable file, bad TOML, a wrong format line, a
+        ScenarioError: unreadable, not a regular file or over
+            :data:`MAX_FILE_BYTES`, bad TOML, a wrong format line, a
             missing, unknown or mistyped field, a value out of range, a name
             used twice; the message names the file, the scenario and the field.
     """
     p = Path(path)
     try:
-        raw_bytes = p.read_bytes()
+        raw = parse_toml(read_regular(p, MAX_FILE_BYTES, "scenario file (the shipped one is 8 kB)"))
     except OSError as e:
         raise ScenarioError(f"{p}: cannot read the scenario file: {e.strerror or e}") from e
-    try:
-        raw = tomllib.loads(raw_bytes.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        raise ScenarioError(f"{p}: not valid TOML: {e}") from e
+    except FileProblem as e:
+        raise ScenarioError(f"{p}: {e}") from None
     if raw.get("format") != _FORMAT:
         raise ScenarioError(f"{p}: field format: expected {_FORMAT!r}, got {raw.get('format')!r}")
     if raw.get("version") != 1:

@@ -1210,27 +1210,12 @@ class World:
     def _deepest_overlap(self, d: _Die) -> tuple[float, float, float]:
         """How deep (mm) die ``d`` reaches into anything it collides with at
         its height (a wall, pin, the engine, a die), and the unit normal
-        (x, y) pointing from the die into it; (0, 0, 0) if it overlaps nothing.
-
-        Polygons (walls, the engine, dice) use pymunk's contact; a pin (a
-        circle) is measured here, because pymunk 7.3.1 reports a polygon
-        overlapping a circle with a positive distance (the sign of a
-        separation) in ``shape_query``."""
+        (x, y) pointing from the die into it; (0, 0, 0) if it overlaps nothing
+        (the deepest of :meth:`_overlaps`, the first of equals)."""
         depth, nx, ny = 0.0, 0.0, 0.0
-        for hit in self.space.shape_query(d.shape):  # honours both filters
-            other = hit.shape
-            if other is None or other is d.shape:
-                continue
-            if isinstance(other, pymunk.Circle):
-                cx, cy = other.offset  # pins hang on the static body
-                dep, ux, uy = self._circle_overlap(d, float(cx), float(cy), other.radius)
-                if dep > depth:
-                    depth, nx, ny = dep, ux, uy
-                continue
-            cps = hit.contact_point_set
-            for p in cps.points:
-                if -p.distance > depth:
-                    depth, nx, ny = -p.distance, cps.normal.x, cps.normal.y
+        for _, dep, ux, uy in self._overlaps(d):
+            if dep > depth:
+                depth, nx, ny = dep, ux, uy
         return depth, nx, ny
 
     def _circle_overlap(
@@ -1296,9 +1281,14 @@ class World:
         self._put(d, x0, y0, angle0)  # nowhere on the board: leave it
 
     def _overlaps(self, d: _Die) -> list[tuple[pymunk.Shape, float, float, float]]:
-        """Everything die ``d`` reaches into at its height: per shape, the
-        deepest overlap (mm) and the unit normal (x, y) from the die into it
-        (as :meth:`_deepest_overlap`, shape by shape)."""
+        """Everything die ``d`` reaches into at its height (the query honours
+        both filters): per shape, the deepest overlap (mm) and the unit normal
+        (x, y) from the die into it.
+
+        Polygons (walls, the engine, dice) use pymunk's contact; a pin (a
+        circle) is measured here, because pymunk 7.3.1 reports a polygon
+        overlapping a circle with a positive distance (the sign of a
+        separation) in ``shape_query``."""
         found: list[tuple[pymunk.Shape, float, float, float]] = []
         for hit in self.space.shape_query(d.shape):
             other = hit.shape

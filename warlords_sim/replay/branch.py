@@ -121,12 +121,19 @@ def branch(
         branch_of=BranchOf(file=str(replay.path), until=until),
         engine=h.physics.engine if h.physics is not None else "2.5d",
     )
-    with rec:
-        for line, digest in zip(replay.actions[:until], rebuilt.digests, strict=True):
-            rec.copy_line(line, digest)
-        rec.sync(target)
-        if h.mode == "game" and rebuilt.game.over:
-            rec.finish(target)
-        elif policies is not None and h.mode == "game":
-            play_on(rebuilt, policies, rec)
+    try:
+        with rec:
+            for line, digest in zip(replay.actions[:until], rebuilt.digests, strict=True):
+                rec.copy_line(line, digest)
+            rec.sync(target)
+            if h.mode == "game" and rebuilt.game.over:
+                rec.finish(target)
+            elif policies is not None and h.mode == "game":
+                play_on(rebuilt, policies, rec)
+            rec.place()  # a forced branch replaces NEW only now, complete
+    except KeyboardInterrupt as e:  # say where the resumable prefix is
+        if Path(rec.path).exists():
+            kept = f" ({new_path} is unchanged)" if rec.pending else ""
+            e.add_note(f"the recording so far is in {rec.path}{kept}")
+        raise
     return rebuilt

@@ -19,6 +19,13 @@ from typing import Any
 
 import msgspec
 
+from warlords_sim._files import (
+    MAX_INT_DIGITS,
+    FileProblem,
+    find_long_number,
+    parse_json,
+    read_regular,
+)
 from warlords_sim.bots import BOTS, SKILL_LEVELS
 from warlords_sim.physics import MODEL_VERSION
 from warlords_sim.replay.errors import ReplayError, clip
@@ -37,7 +44,11 @@ from warlords_sim.rules.actions import Action, action_from_dict
 from warlords_sim.rules.errors import HouseRulesError
 from warlords_sim.rules.physics_port import ENGINES
 
-__all__ = ["Replay", "load_replay", "to_action"]
+__all__ = ["MAX_FILE_BYTES", "Replay", "load_replay", "to_action"]
+
+#: A replay larger than this is refused (the largest example, a 4-player
+#: game, is 241 kB).
+MAX_FILE_BYTES = 64 << 20
 
 
 @dataclass
@@ -144,7 +155,9 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
     """Read and check a replay file.
 
     Raises:
-        ReplayError: unreadable file, a line that is not JSON (other than a
+        ReplayError: unreadable file, not a regular file or over
+            :data:`MAX_FILE_BYTES`, a line nested too deeply, an integer of
+            over 100 digits, a line that is not JSON (other than a
             last line cut off), a wrong format name, an unknown version, a
             missing or mistyped field, a NaN or infinite number, lines out of
             order; the message names the file, line and field.
@@ -155,9 +168,11 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
     """
     p = Path(path)
     try:
-        data = p.read_bytes()
+        data = read_regular(p, MAX_FILE_BYTES, "replay (at most 64 MB)")
     except OSError as e:
         raise ReplayError(f"{p}: cannot read the replay: {e.strerror or e}") from e
+    except FileProblem as e:
+        raise ReplayError(f"{p}: {e}") from None
     if not data:
         raise ReplayError(f"{p}: empty file: expected a header line")
     raw_lines = data.split(b"\n")
@@ -182,7 +197,9 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
             return ReplayError(f"{where}: {msg}")
 
         try:
-            obj = json.loads(raw.decode("utf-8"))
+            obj = parse_json(raw.decode("utf-8"))
+        except FileProblem as e:
+            raise err(str(e)) from None
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
             if last_unterminated:
                 if header is None:
@@ -197,9 +214,16 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
             raise err(f"not JSON ({reason}); expected one JSON object a line") from None
         if not isinstance(obj, dict):
             raise err(f"expected a JSON object, got {type(obj).__name__}")
+        long = find_long_number(obj)
+        if long is not None:
+            raise err(f"field `{long}`: expected a number of at most {MAX_INT_DIGITS} digits")
         bad = _nonfinite(obj)
         if bad is not None:
-            raise err(f"field `{bad}`: expected a finite number, got {_get(obj, bad)}")
+            try:
+                got = _get(obj, bad)
+            except (KeyError, IndexError, TypeError, ValueError):  # a key with a dot in it
+                got = "NaN or infinity"
+            raise err(f"field `{bad}`: expected a finite number, got {got}")
         kind = obj.get("kind")
         try:
             if header is None:

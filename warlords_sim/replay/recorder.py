@@ -10,6 +10,16 @@
 
 A crash or a killed process loses at most the action in flight: every line
 is on disk (``os.fsync``) before the next action starts.
+
+With ``force`` an existing file is not truncated: the lines go to a hidden
+temporary sibling (``.NAME.XXXX.partial.jsonl``, :attr:`Recorder.path`)
+that replaces the target (:attr:`Recorder.target`, ``os.replace``) only
+when the recording ends (:meth:`Recorder.finish` or :meth:`Recorder.place`).
+A failed or interrupted run leaves the old file as it was and its own
+resumable prefix in the temporary file; two forced runs at once each write
+their own, and the target ends up one whole recording. A run that fails
+before its first action removes the file it created (``with`` block or
+:meth:`Recorder.discard`).
 """
 
 from __future__ import annotations
@@ -147,6 +157,25 @@ def _recorded_skill(skill: float | str | SkillLevel | None) -> float | SkillName
     return s.value if isinstance(s, SkillLevel) else s
 
 
+def _temp_sibling(target: Path) -> Path:
+    """A new hidden file next to ``target`` (``.STEM.XXXX.partial.SUFFIX``),
+    with the mode a new file gets (0666 less the umask), not mkstemp's 0600.
+
+    Raises:
+        OSError: it cannot be created.
+    """
+    import tempfile
+
+    fd, name = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.stem}.", suffix=f".partial{target.suffix}"
+    )
+    os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(name, 0o666 & ~umask)
+    return Path(name)
+
+
 class Recorder:
     """Appends a replay's lines to a file (see the module docstring).
 
@@ -164,6 +193,10 @@ class Recorder:
         next_player: int | None = None,
     ) -> None:
         self.path = path
+        #: where the recording ends up (``path`` unless a forced one is pending)
+        self.target = path
+        #: the file was created by this recorder (not an append)
+        self.created = False
         self.header = header
         self._fh = fh
         self._index = next_index
@@ -194,7 +227,9 @@ class Recorder:
             config: the game (a :class:`Board` for ``mode="sandbox"``).
             seed: the game's seed (None if not seeded).
             bots: one name per player ("aim", "random", "human", ...); empty for a sandbox.
-            force: overwrite an existing file (otherwise it is never touched).
+            force: replace an existing file when the recording ends (until
+                then it is written to a hidden temporary sibling; without
+                ``force`` an existing file is never touched).
             skill: the bots' skill, if any: a number in [0, 1] or a level
                 (recorded by its name).
             sandbox: the sandbox world's set-up (default: the ``flick`` command's).
@@ -216,17 +251,28 @@ class Recorder:
             engine=engine,
         )
         p = Path(path)
+        target = p
         try:
-            fh = open(p, "wb" if force else "xb")  # noqa: SIM115 (kept open while recording)
+            if force:
+                p = _temp_sibling(target)
+                fh = open(p, "wb")  # noqa: SIM115 (kept open while recording)
+            else:
+                fh = open(p, "xb")  # noqa: SIM115 (kept open while recording)
         except FileExistsError:
             raise ReplayError(
                 f"{p}: the file already exists; pass --force to overwrite it or pick another path"
             ) from None
         except OSError as e:
-            raise ReplayError(f"{p}: cannot write the replay: {e.strerror or e}") from e
+            raise ReplayError(f"{target}: cannot write the replay: {e.strerror or e}") from e
         first = None if isinstance(config, Board) else config.house_rules.first_player
         rec = cls(p, fh, header, next_player=first)
-        rec._write(msgspec.to_builtins(header))
+        rec.target = target
+        rec.created = True
+        try:
+            rec._write(msgspec.to_builtins(header))
+        except BaseException:
+            rec.discard()
+            raise
         return rec
 
     @classmethod
@@ -338,13 +384,48 @@ class Recorder:
                 obj["rounds"] = [r.to_dict() for r in st.history]
         self._write(obj)
         self._finished = True
-        self.close()
+        self.place()
         return msgspec.convert(obj, ResultLine)
 
+    @property
+    def pending(self) -> bool:
+        """A forced recording not yet moved to :attr:`target`."""
+        return self.path != self.target
+
+    def place(self) -> Path:
+        """Close the file and, for a forced recording, move it to
+        :attr:`target` (replacing the old file); returns where it now is.
+
+        Raises:
+            ReplayError: the move fails (the recording stays at :attr:`path`).
+        """
+        self.close()
+        if self.pending:
+            try:
+                os.replace(self.path, self.target)
+            except OSError as e:
+                raise ReplayError(
+                    f"{self.target}: cannot replace it with the recording {self.path}: "
+                    f"{e.strerror or e}"
+                ) from e
+            self.path = self.target
+        return self.path
+
     def close(self) -> None:
-        """Close the file (without a result: the replay stays resumable)."""
+        """Close the file (without a result: the replay stays resumable at
+        :attr:`path`, which for a forced recording is still the temporary file)."""
         if not self._fh.closed:
             self._fh.close()
+
+    def discard(self) -> bool:
+        """Close, and remove the file if this recorder created it and no
+        action was recorded (a run that failed before it began); returns
+        whether it was removed. Otherwise the prefix stays at :attr:`path`."""
+        self.close()
+        if self.created and self.actions == 0 and not self._finished:
+            Path(self.path).unlink(missing_ok=True)
+            return True
+        return False
 
     def __enter__(self) -> Recorder:
         return self
@@ -355,4 +436,10 @@ class Recorder:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self.close()
+        """A normal exit: :meth:`place` (a forced recording replaces the old
+        file). On an exception: :meth:`discard` (the file is removed if no
+        action was recorded, else the prefix stays at :attr:`path`)."""
+        if exc_type is not None:
+            self.discard()
+        else:
+            self.place()

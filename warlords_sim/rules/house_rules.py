@@ -15,13 +15,13 @@ Example::
 
 from __future__ import annotations
 
-import tomllib
 import typing
 from pathlib import Path
 from typing import Literal
 
 import msgspec
 
+from warlords_sim._files import FileProblem, parse_toml, read_regular
 from warlords_sim.rules.errors import HouseRulesError
 
 __all__ = ["HouseRules", "WallVariant", "load_house_rules"]
@@ -182,19 +182,13 @@ def load_house_rules(path: str | Path) -> HouseRules:
     """
     p = Path(path)
     try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise HouseRulesError(
-                f"{p}: expected a house-rules file of at most {MAX_FILE_BYTES} bytes "
-                f"(every option fits in 1 kB), got {size}"
-            )
-        raw = p.read_bytes()
+        data = parse_toml(
+            read_regular(p, MAX_FILE_BYTES, "house-rules file (every option fits in 1 kB)")
+        )
     except OSError as e:
         raise HouseRulesError(f"{p}: cannot read house rules: {e.strerror or e}") from e
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        raise HouseRulesError(f"{p}: not valid TOML: {e}") from e
+    except FileProblem as e:
+        raise HouseRulesError(f"{p}: {e}") from None
     try:
         rules = msgspec.convert(data, HouseRules)
     except msgspec.ValidationError as e:

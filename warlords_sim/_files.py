@@ -1,0 +1,185 @@
+"""Reading an input file safely: a regular file, a bounded size, bounded TOML and JSON.
+
+Every reader of a user's file (a board, house rules, a fidelity scenario
+file, a replay, a lab folder's settings) goes through here, so a hostile
+file is refused in one line instead of a hang or a traceback:
+
+- :func:`read_regular` opens without blocking, refuses anything but a
+  regular file (``/dev/zero``, a FIFO, a folder) and reads at most
+  ``cap + 1`` bytes, so a device or a file growing while read cannot take
+  memory without bound.
+- :func:`parse_toml` refuses a dotted key or table name of more than
+  :data:`MAX_DOTTED_PARTS` parts before :mod:`tomllib` sees it (tomllib
+  takes time and memory quadratic in the parts: 20 000 parts took 1.6 GB)
+  and turns the :class:`RecursionError` of deeply nested arrays or inline
+  tables into an error.
+- :func:`parse_json` turns a JSON nesting too deep for :mod:`json` into an
+  error and keeps an integer of more than :data:`MAX_INT_DIGITS` digits
+  out (Python refuses to convert more than 4300 digits; no field needs
+  more than 20): it is read as a :class:`LongNumber` that the caller
+  reports with the field's name (:func:`find_long_number`).
+
+This module imports nothing of the package: every layer may use it.
+Errors are :class:`FileProblem` without the file name; the caller adds the
+name and raises its own error type.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import tomllib
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "MAX_DOTTED_PARTS",
+    "MAX_INT_DIGITS",
+    "MAX_JSON_DEPTH",
+    "FileProblem",
+    "LongNumber",
+    "find_long_number",
+    "parse_json",
+    "parse_toml",
+    "read_regular",
+]
+
+#: A dotted key (``a.b.c = 1``) or table name of more parts is refused.
+#: The shipped files use at most 3.
+MAX_DOTTED_PARTS = 64
+#: A JSON integer of more digits is not converted (an int64 has 19).
+MAX_INT_DIGITS = 100
+#: A JSON value nested deeper is refused (a replay line nests 4 deep).
+MAX_JSON_DEPTH = 64
+
+_CHUNK = 1 << 20
+# More than 64 key parts joined by dots (a bare or quoted part each) before
+# `=` or `]`; it starts where no bare-key character or dot precedes and
+# never backtracks (possessive), so a search is linear in the text.
+_PART = r"""(?:[A-Za-z0-9_-]++|"[^"\n]*+"|'[^'\n]*+')"""
+_DOTTED = re.compile(
+    rf"(?<![A-Za-z0-9_.-])(?:{_PART}[ \t]*+\.[ \t]*+){{{MAX_DOTTED_PARTS},}}+{_PART}[ \t]*+[=\]]"
+)
+
+
+class FileProblem(ValueError):
+    """What is wrong with a file, without its name (the caller adds it)."""
+
+
+class LongNumber(str):
+    """A JSON integer with more than :data:`MAX_INT_DIGITS` digits, kept as its text."""
+
+
+def read_regular(path: Path, cap: int, what: str) -> bytes:
+    """The bytes of a regular file of at most ``cap`` bytes.
+
+    Args:
+        path: the file.
+        cap: the largest size accepted, bytes.
+        what: the file's kind in the message (``"board file"``).
+
+    Raises:
+        FileProblem: not a regular file (a device, a FIFO, a folder), or
+            more than ``cap`` bytes.
+        OSError: the file cannot be opened or read (missing, no permission).
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise FileProblem(f"is a folder, expected a {what}")
+        if not stat.S_ISREG(st.st_mode):
+            raise FileProblem(f"not a regular file, expected a {what}")
+        if st.st_size > cap:
+            raise FileProblem(f"expected a {what} of at most {cap} bytes, got {st.st_size}")
+        chunks: list[bytes] = []
+        total = 0
+        while total <= cap:
+            chunk = os.read(fd, min(_CHUNK, cap + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > cap:
+            raise FileProblem(f"expected a {what} of at most {cap} bytes, got more")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def parse_toml(data: bytes) -> dict[str, Any]:
+    """The TOML document in ``data`` (UTF-8).
+
+    Raises:
+        FileProblem: not UTF-8, not valid TOML, a dotted key of more than
+            :data:`MAX_DOTTED_PARTS` parts, or nested too deeply.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise FileProblem(f"not valid TOML: {e}") from None
+    m = _DOTTED.search(text)
+    if m is not None:
+        line = text.count("\n", 0, m.start()) + 1
+        raise FileProblem(
+            f"not valid TOML: line {line}: a dotted key of more than "
+            f"{MAX_DOTTED_PARTS} parts (expected at most {MAX_DOTTED_PARTS})"
+        )
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise FileProblem(f"not valid TOML: {e}") from None
+    except RecursionError:
+        raise FileProblem("not valid TOML: nested too deeply") from None
+
+
+def _parse_int(text: str) -> int | LongNumber:
+    digits = len(text) - (text[:1] == "-")
+    return LongNumber(text) if digits > MAX_INT_DIGITS else int(text)
+
+
+def parse_json(text: str | bytes) -> Any:
+    """The JSON value in ``text``; an integer of more than
+    :data:`MAX_INT_DIGITS` digits comes back as a :class:`LongNumber`.
+
+    Raises:
+        json.JSONDecodeError: not JSON (as :func:`json.loads`).
+        UnicodeDecodeError: bytes that are not UTF-8.
+        FileProblem: nested deeper than :data:`MAX_JSON_DEPTH` (so that no
+            recursive walk of the value can overflow the stack).
+    """
+    try:
+        value = json.loads(text, parse_int=_parse_int)
+    except RecursionError:
+        raise FileProblem("not JSON (nested too deeply)") from None
+    level: list[Any] = [value]
+    for _ in range(MAX_JSON_DEPTH + 1):
+        level = [
+            v
+            for node in level
+            if isinstance(node, dict | list)
+            for v in (node.values() if isinstance(node, dict) else node)
+        ]
+        if not level:
+            return value
+    raise FileProblem(f"not JSON (nested too deeply: expected at most {MAX_JSON_DEPTH} levels)")
+
+
+def find_long_number(obj: Any, where: str = "") -> str | None:
+    """Path (``board.size[2]``) of the first :class:`LongNumber` in a parsed
+    JSON value, or None. Iterative: a deep value cannot overflow the stack."""
+    stack: list[tuple[Any, str]] = [(obj, where)]
+    while stack:
+        node, at = stack.pop()
+        if isinstance(node, LongNumber):
+            return at
+        if isinstance(node, dict):
+            items = [(v, f"{at}.{k}" if at else str(k)) for k, v in node.items()]
+        elif isinstance(node, list):
+            items = [(v, f"{at}[{i}]") for i, v in enumerate(node)]
+        else:
+            continue
+        stack.extend(reversed(items))
+    return None
