@@ -56,17 +56,51 @@ def test_same_seed_same_choice_and_the_state_is_left_alone() -> None:
     assert is_legal(g.state, a)
 
 
-@pytest.mark.parametrize(("candidates", "samples"), [(1, 1), (3, 2), (5, 3)])
-def test_a_decision_simulates_at_most_its_budget(candidates: int, samples: int) -> None:
-    """``last_simulations`` never exceeds candidates x samples, and with more
-    candidates than the budget allows it uses the whole budget (the bot does
-    simulate: a bot that never looked ahead would report 0)."""
+@pytest.mark.parametrize(("candidates", "samples"), [(3, 2), (5, 3), (8, 4)])
+def test_a_decision_simulates_within_its_budget(candidates: int, samples: int) -> None:
+    """``last_simulations`` never exceeds candidates x samples and uses at
+    least half of it when there is a choice to make (the bot does simulate:
+    a bot that never looked ahead would report 0)."""
     g = _mid_game()
     bot = SearchBot(0.7, candidates, samples)
     legal = g.legal_actions()
     assert len(bot.candidates(g.state, legal)) > candidates  # a real choice to cut down
     bot.choose(g.state, legal, np.random.default_rng(0))
-    assert bot.last_simulations == candidates * samples == bot.budget
+    assert bot.budget == candidates * samples
+    assert bot.budget // 2 <= bot.last_simulations <= bot.budget
+
+
+def test_a_forced_choice_is_not_simulated() -> None:
+    """With one candidate there is nothing to compare: no flick is simulated."""
+    g = _mid_game()
+    bot = SearchBot(0.7, 1, 5)
+    bot.choose(g.state, g.legal_actions(), np.random.default_rng(0))
+    assert bot.last_simulations == 0
+
+
+def test_successive_halving_plays_the_winner_most() -> None:
+    """Successive halving: the candidate ranked first was played at least as
+    often as any other, and more often than those dropped in the first
+    round; every play counts against the budget."""
+    g = _mid_game()
+    bot = SearchBot(0.7, 8, 4)
+    legal = g.legal_actions()
+    shortlist = bot.shortlist(bot.candidates(g.state, legal))
+    plays: dict[int, int] = {}
+    real_play = bot._play
+
+    def counting(snap, c, z, me, rnd):  # type: ignore[no-untyped-def]
+        plays[id(c)] = plays.get(id(c), 0) + 1
+        return real_play(snap, c, z, me, rnd)
+
+    bot._play = counting  # type: ignore[method-assign]
+    noise = np.random.default_rng(3).standard_normal((bot.budget, 3))
+    ranked = bot.rank(g.state, shortlist, noise)
+    assert sorted(map(id, ranked)) == sorted(map(id, shortlist))
+    counts = [plays.get(id(c), 0) for c in ranked]
+    assert counts[0] == max(counts)
+    assert counts[0] > min(counts) >= 1
+    assert sum(counts) == bot.last_simulations <= bot.budget
 
 
 def test_bad_budget_is_refused() -> None:

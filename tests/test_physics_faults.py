@@ -486,3 +486,81 @@ def test_random_flicks_rest_clear_exact_and_cocked_only_beside_something(board: 
                 near = any(_overlap(board, w, die, at) > 0.0 for at in beside)
                 assert near, (seed, pose)
     assert flicks > 250
+
+
+#: (die, x, y, face up, yaw) of the dice of a two-player game (search
+#: against aim, benchmarks/bots.py game 17) when the search bot took 21 s.
+_WEDGE_DICE = [
+    (0, 46.784095625830304, 253.6631376208187, 4, 5.853296115885797),
+    (1, -38.345924542937574, 246.01154246217635, 2, -5.784375871000185),
+    (2, -21.109905737374117, 159.38776705219814, 6, 10.207076559523866),
+    (3, 36.39698649290128, 272.68104045282024, 3, -4.557178630956361),
+    (6, 42.026164579604085, -260.35463884104905, 6, 0.2720866549043194),
+    (7, 35.65367233323484, -226.36111122062425, 4, 5.109541750602179),
+    (8, 43.116952595482815, -242.83933035589982, 6, 0.08263944282118915),
+    (9, 35.23060351588539, -173.16332656117962, 6, 0.843894327848598),
+    (10, 53.45744702636289, -177.9595103108644, 6, 0.8226441876053325),
+    (11, -35.38645903526172, -269.78841109525627, 6, 0.19958735424067212),
+]
+
+
+#: The digest the wedged-die flick settles to, as on the code before the
+#: bound (the die is left where it is either way).
+WEDGE_DIGEST = "8c9759cd2550c3ceec2c415de6ce24a6090d3e24018a294b54169eda71401a92"
+
+
+def wedge_case(board: Board) -> tuple[World, Flick]:
+    """The world and the flick of the wedged-die saved case below."""
+    w = World(board, castle_seats=(0, 2))
+    for hole in (2, 4, 8, 10):
+        w.add_pin(hole)
+    for die, x, y, face, yaw in _WEDGE_DICE:
+        w.add_die(die, x, y, face=face, angle=yaw)
+    w.place_siege_engine(22.115469410963033, -171.2776549540586)
+    flick = Flick(
+        9,
+        (-49.67331938447827, -126.37897037373791),
+        -1.3234051440780699,
+        LaunchKind.SIEGE,
+        (11.50702944786502, -198.2676716555974),
+        60.0,
+    )
+    return w, flick
+
+
+def test_a_die_wedged_with_no_way_out_is_not_searched_for_across_the_board(
+    board: Board, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Saved case: a slow siege shot (die 9, 136 mm/s) lands
+    in front of player 0's castle, and laying it flat leaves it wedged where
+    no straight path out is free. The set-down search looked for a place out
+    to the board's edge: 360,000 paths and seconds of CPU each time, found
+    by the search bot, whose decision took 21 s. Now it looks within
+    ``SETDOWN_REACH`` die sizes (rings of 1 mm), as the docstring of
+    ``World._clear_overlap`` says, and the flick settles as before (no place
+    was found on the whole board either)."""
+    from warlords_sim.physics import world as world_mod
+
+    w, flick = wedge_case(board)
+    paths: list[int] = []
+    searches: list[int] = []
+    real_path, real_clear = World._path_blocked, World._clear_overlap
+
+    def count_path(self: World, *args: object) -> bool:
+        paths[-1] += 1
+        return real_path(self, *args)  # type: ignore[arg-type]
+
+    def count_clear(self: World, d: object) -> None:
+        paths.append(0)
+        real_clear(self, d)  # type: ignore[arg-type]
+        searches.append(paths[-1])
+
+    monkeypatch.setattr(World, "_path_blocked", count_path)
+    monkeypatch.setattr(World, "_clear_overlap", count_clear)
+    result = w.flick(flick)
+    assert result.digest == WEDGE_DIGEST  # as it settled when the search was unbounded
+    reach = int(world_mod.SETDOWN_REACH * board.die.size_mm)
+    most = sum(max(8, int(2.0 * math.pi * r)) for r in range(1, reach + 1))
+    assert 0 < max(searches) <= most  # the set-down search ran, within its reach
+    assert max(searches) < 4_000  # 359,835 before
+    assert 9 in result.poses

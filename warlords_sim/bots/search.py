@@ -8,24 +8,32 @@ For a flick decision (a turn's flick, a Scout's or a General's second one):
    scoring point just behind it and its courtyard, each at the speed the
    aim bot's launch table (:mod:`warlords_sim.bots.launch`) says reaches that
    distance; board flicks of each own die at the same goals, at the Coulomb
-   slide speed ``sqrt(2 mu g d)``; siege shots at each opponent's courtyard
-   when a pair is legal; and Decline when it is legal. Each carries the aim
-   bot's cost as a prior. At most ``candidates`` are kept: the aim bot's own
-   first choice, then the best of each group (a launch spot, a die) in
-   turn, so every spot and die is tried before any gets a second goal.
-2. **Samples**: each candidate is played ``samples`` times on a copy of the
-   state (:meth:`GameState.copy`: a copy taken when everything rests
-   continues bitwise identically), each time with this bot's own hand noise
-   (:class:`~warlords_sim.bots.policy.Hand`: the same direction and speed
-   spreads it will flick with). Sample ``j`` uses the same standard normal
-   draws for every candidate (common random numbers), so candidates are
-   compared under the same luck.
+   slide speed ``sqrt(2 mu g d)``; knock-outs: own board dice and supply
+   launches aimed at an opponent's die poised at one of this player's
+   gateways (within :data:`THREAT_MM` of its scoring point), fast enough to
+   slide :data:`KNOCK_MM` past it; siege shots at each opponent's courtyard
+   when a pair is legal; and Decline when it is legal. Each carries a prior
+   cost (the aim bot's, with knock-outs early). At most ``candidates`` are
+   kept: the cheapest, then the cheapest of each group (a launch spot, a
+   die) in turn, so every spot and die is tried before any gets a second
+   goal.
+2. **Plays** (:meth:`SearchBot.rank`): successive halving over the
+   shortlist within a budget of ``candidates * samples`` simulated flicks:
+   every candidate is played a few times, the better half by mean score is
+   played more, and so on, so the budget goes to the close calls. Each play
+   is on a copy of the state from one
+   :class:`~warlords_sim.rules.snapshot.Snapshot` taken per decision (the
+   copies continue bitwise like :meth:`GameState.copy` copies, and follow
+   the real game to fractions of a millimetre), with this bot's own hand
+   noise (:class:`~warlords_sim.bots.policy.Hand`: the same direction and
+   speed spreads it will flick with). Play ``j`` of every candidate uses
+   the same standard normal draws (common random numbers), so candidates
+   are compared under the same luck.
 3. **Score** (:func:`evaluate`, weights :class:`Weights`): damage dealt minus
    damage taken, dice kept in play, own dice poised at opponents' gateways
    (and theirs at own), the ability the flick earned. Leaving the board
-   shows as a die lost from play. The candidate with the best mean wins; the
-   bot then flicks it with fresh hand noise (it does not know its luck in
-   advance).
+   shows as a die lost from play. The best candidate is then flicked with
+   fresh hand noise (the bot does not know its luck in advance).
 
 Abilities other than a second flick (Spy, Sapper, center-ring pin) use the
 aim bot's choices. At most ``candidates * samples`` flicks are simulated per
@@ -34,8 +42,8 @@ random draw comes from the ``rng`` given, so the same seed gives the same
 choices.
 
 The default budget (:data:`DEFAULT_CANDIDATES` x :data:`DEFAULT_SAMPLES`)
-keeps a decision under 0.5 s of CPU on the development machine
-(benchmarks/bots.py measures it; SEARCH_NOTES.md has the figures).
+was chosen for a decision under 0.5 s of CPU on the development machine;
+``python benchmarks/bots.py`` prints the decision times measured.
 """
 
 from __future__ import annotations
@@ -62,6 +70,7 @@ from warlords_sim.rules.errors import IllegalActionError
 from warlords_sim.rules.game import GameState, Location, PendingKind
 from warlords_sim.rules.legal import MAX_FLICK_SPEED, Legal, is_legal
 from warlords_sim.rules.scoring import round_damage
+from warlords_sim.rules.snapshot import Snapshot
 
 __all__ = [
     "DEFAULT_CANDIDATES",
@@ -75,9 +84,19 @@ __all__ = [
 Point = tuple[float, float]
 
 #: Candidates tried per decision by default.
-DEFAULT_CANDIDATES = 10
+DEFAULT_CANDIDATES = 16
 #: Noisy plays of each candidate by default.
-DEFAULT_SAMPLES = 5
+DEFAULT_SAMPLES = 6
+#: A die of an opponent this close (mm) to one of the player's own scoring
+#: points is a threat worth knocking away: the distance scale of the
+#: score's threat term (:attr:`Weights.threat_mm`; within it a die counts at
+#: least exp(-1) = 37 % of a poised die).
+THREAT_MM = 120.0
+#: A knock-out flick is aimed to slide this far (mm) past the die it
+#: strikes, so it still moves when it gets there: the struck die must be
+#: pushed out of the gateway's approach, a gateway's width plus a moat's
+#: depth (30 + 30 mm on the standard board).
+KNOCK_MM = 60.0
 #: sd of the spin the bot's hand gives a flick, rad/s (the aim bot's).
 SPIN_SD = 2.0
 
@@ -98,8 +117,10 @@ class Weights:
             (falling off as ``exp(-d / threat_mm)`` with the distance d),
             minus the same for opponents' dice at one's own: 1.5, under half
             a face, because the next flick only may score it.
-        threat_mm: the distance scale of :attr:`threat`, mm (about a
-            gateway's width and a moat's depth together).
+        threat_mm: the distance scale of :attr:`threat`, mm: 120, about
+            two gateway widths and two moat depths (30 mm each on the
+            standard board), so a die a gateway's width off the scoring
+            point still counts exp(-30/120) = 78 % of one on it.
         ability: value of the ability the flick earned, by kind: a second
             flick (Scout, General) is worth most, a Spy move to a gateway
             next, a pin moved or pulled least.
@@ -194,7 +215,9 @@ class SearchBot:
     Args:
         skill: the hand (a number in [0, 1] or a level), as the aim bot's.
         candidates: most candidates tried per decision (>= 1).
-        samples: noisy plays per candidate (>= 1).
+        samples: noisy plays per candidate on average (>= 1): a decision
+            simulates at most ``candidates * samples`` flicks, shared out by
+            successive halving (:meth:`rank`).
         weights: the outcome's scoring (:class:`Weights`).
 
     Raises:
@@ -298,6 +321,30 @@ class SearchBot:
                             f"die {die}",
                         )
                     )
+        for die, goal, dist in self._knock_goals(state, legal):
+            direction = math.atan2(goal[1] - dist[1], goal[0] - dist[0])
+            speed = coulomb_speed(
+                board, math.hypot(goal[0] - dist[0], goal[1] - dist[1]) + KNOCK_MM
+            )
+            out.append(Candidate("board", die, None, direction, speed, 50.0, f"die {die}"))
+        for (area, cren), goal in self._knock_launches(state, legal):
+            spot = board.launch_spot(legal.seat, area, cren)
+            d = math.hypot(goal[0] - spot.x, goal[1] - spot.y)
+            kind = LaunchKind.HIGH if cren is Crenelation.HIGH else LaunchKind.LOW
+            table = launch_table(board, spot.height_mm, kind)
+            speed = table.nearest(min(d + KNOCK_MM, table.reach))[0]
+            direction = math.atan2(goal[1] - spot.y, goal[0] - spot.x)
+            out.append(
+                Candidate(
+                    "supply",
+                    None,
+                    (area, cren),
+                    direction,
+                    speed,
+                    150.0 + 0.3 * d,
+                    f"spot {area} {cren.value}",
+                )
+            )
         siege = launch_table(board, board.siege_engine.launch_height_mm, LaunchKind.SIEGE)
         for die in legal.siege_dice:
             pose = state.dice[die].pose
@@ -321,6 +368,42 @@ class SearchBot:
         if legal.can_decline:
             out.append(Candidate("decline", None, None, 0.0, 0.0, 1e9, "decline"))
         return out
+
+    @staticmethod
+    def _threats(state: GameState) -> list[Point]:
+        """Where opponents' dice on the board stand within :data:`THREAT_MM`
+        of one of this player's scoring points (in front of a gateway)."""
+        me = state.active
+        out: list[Point] = []
+        for o in range(state.players):
+            if o == me:
+                continue
+            mine = [t.score for t in _targets(state, o) if t.player == me]
+            for d in state.dice_of(o, Location.BOARD):
+                if d.pose is None or not mine:
+                    continue
+                if min(math.hypot(d.pose.x - x, d.pose.y - y) for x, y in mine) < THREAT_MM:
+                    out.append((d.pose.x, d.pose.y))
+        return out
+
+    def _knock_goals(self, state: GameState, legal: Legal) -> list[tuple[int, Point, Point]]:
+        """(own board die, threatening die's position, own die's position)
+        for every pair."""
+        threats = self._threats(state)
+        out = []
+        for die in legal.board_dice:
+            pose = state.dice[die].pose
+            if pose is None:
+                continue
+            out += [(die, t, (pose.x, pose.y)) for t in threats]
+        return out
+
+    def _knock_launches(
+        self, state: GameState, legal: Legal
+    ) -> list[tuple[tuple[int, Crenelation], Point]]:
+        """(launch spot, threatening die's position) for every pair."""
+        threats = self._threats(state)
+        return [(spot, t) for spot in legal.supply_spots for t in threats]
 
     def shortlist(self, cands: list[Candidate]) -> list[Candidate]:
         """At most ``candidates`` of ``cands``: the cheapest first, then the
@@ -355,26 +438,70 @@ class SearchBot:
         s = min(max(s, 20.0), MAX_FLICK_SPEED)
         return (s * math.cos(a), s * math.sin(a))
 
-    def _mean_score(self, state: GameState, c: Candidate, noise: np.ndarray) -> float | None:
-        """Mean :func:`evaluate` over the legal samples (None: none was legal)."""
-        me, rnd = state.active, state.round
+    def _play(self, snap: Snapshot, c: Candidate, z: np.ndarray, me: int, rnd: int) -> float | None:
+        """:func:`evaluate` after one play of ``c`` with the standard normal
+        draws ``z`` (direction, speed, spin) on a copy of the snapshot
+        (None: that play was illegal, e.g. no room for the siege engine)."""
+        self.last_simulations += 1
+        sim = snap.copy()
         if c.kind == "decline":
-            sim = state.copy()
-            apply(sim, Decline())
-            self.last_simulations += 1
-            return evaluate(sim, me, self.weights, rnd)
-        total, ok = 0.0, 0
-        for za, zs, zspin in noise:
-            action = c.action(self._velocity(c, float(za), float(zs)), SPIN_SD * float(zspin))
-            sim = state.copy()
-            self.last_simulations += 1
-            try:
-                apply(sim, action)
-            except IllegalActionError:
-                continue  # e.g. no room for the siege engine that way
-            total += evaluate(sim, me, self.weights, rnd)
-            ok += 1
-        return None if ok == 0 else total / ok
+            action: Action = Decline()
+        else:
+            action = c.action(self._velocity(c, float(z[0]), float(z[1])), SPIN_SD * float(z[2]))
+        try:
+            apply(sim, action)
+        except IllegalActionError:
+            return None
+        return evaluate(sim, me, self.weights, rnd)
+
+    def rank(
+        self, state: GameState, shortlist: list[Candidate], noise: np.ndarray
+    ) -> list[Candidate]:
+        """``shortlist`` best first, by successive halving (Karnin, Koren and
+        Somekh 2013, "Almost optimal exploration in multi-armed bandits",
+        ICML 2013): the budget is split evenly over ``ceil(log2 n)`` rounds;
+        in each round every surviving candidate gets an equal share of that
+        round's budget as new plays (its earlier plays are kept), and the
+        better half by mean :func:`evaluate` survive to the next. Play ``j``
+        of every candidate uses row ``j`` of ``noise`` (common random
+        numbers: candidates are compared under the same luck), so ``noise``
+        needs :attr:`budget` rows. Decline is deterministic and played once.
+        A lone candidate is not played. After the survivors come those
+        dropped, the later dropped first; candidates whose every play was
+        illegal come last.
+        """
+        n = len(shortlist)
+        if n <= 1:
+            return list(shortlist)
+        me, rnd = state.active, state.round
+        snap = Snapshot(state)
+        scores: list[list[float]] = [[] for _ in range(n)]
+        plays = [0] * n
+        alive = list(range(n))
+        dropped: list[int] = []
+        rounds = math.ceil(math.log2(n))
+        for r in range(rounds):
+            share = max(1, self.budget // (rounds * len(alive)))
+            for i in alive:
+                c = shortlist[i]
+                want = 1 if c.kind == "decline" else min(len(noise), plays[i] + share)
+                while plays[i] < want and self.last_simulations < self.budget:
+                    v = self._play(snap, c, noise[plays[i]], me, rnd)
+                    plays[i] += 1
+                    if v is not None:
+                        scores[i].append(v)
+            ranked = sorted(
+                (i for i in alive if scores[i]), key=lambda i: (-sum(scores[i]) / len(scores[i]), i)
+            )
+            keep = ranked if r == rounds - 1 else ranked[: math.ceil(len(ranked) / 2)]
+            dropped = ranked[len(keep) :] + dropped
+            alive = keep
+            if len(alive) <= 1:
+                break
+        order = alive + dropped
+        return [shortlist[i] for i in order] + [
+            c for i, c in enumerate(shortlist) if i not in order
+        ]
 
     def choose(self, state: GameState, legal: Legal, rng: np.random.Generator) -> Action:
         """The best candidate's action, flicked with fresh hand noise; the
@@ -386,14 +513,8 @@ class SearchBot:
         shortlist = self.shortlist(self.candidates(state, legal))
         if not shortlist:
             return self.aim.choose(state, legal, rng)
-        noise = rng.standard_normal((self.samples, 3))
-        scored: list[tuple[float, int, Candidate]] = []
-        for i, c in enumerate(shortlist):
-            mean = self._mean_score(state, c, noise)
-            if mean is not None:
-                scored.append((mean, -i, c))
-        scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
-        for _, _, c in scored:
+        noise = rng.standard_normal((self.budget, 3))
+        for c in self.rank(state, shortlist, noise):
             if c.kind == "decline":
                 return Decline()
             v = self.hand.flick(c.direction, c.speed, rng)

@@ -23,8 +23,10 @@ Contract
 * Units: mm, g, s, rad; board frame (origin at the centre, x right, y up).
 * Fixed timestep :data:`TIMESTEP` (1/240 s). No randomness at all: noise is
   the caller's business, on the flick's inputs. Same inputs, same platform,
-  same pymunk: bitwise the same results; :meth:`World.copy` continues
-  bitwise identically unless taken during a live contact (see there).
+  same pymunk: bitwise the same results. Copies of one world
+  (:meth:`World.copy`) continue bitwise identically to each other; a copy
+  follows its original to fractions of a millimetre, not bit for bit
+  (see there).
 * The 2.5D model (design brief section 2): pymunk moves each die in the
   plane as a 16 mm square; Coulomb table friction comes from a PivotJoint and
   a GearJoint to the static body with ``max_bias = 0`` and ``max_force`` =
@@ -105,6 +107,21 @@ __all__ = ["MAX_FLICK_SPEED", "MAX_FLICK_SPIN", "TIMESTEP", "World", "WorldError
 
 #: Physics timestep, s.
 TIMESTEP = 1.0 / 240.0
+#: How far (in die sizes) :meth:`World._clear_overlap` looks for a place to
+#: set down a die wedged in a gap narrower than itself. Such a gap (between
+#: the siege engine and a wall, say) is under one die size wide, so a place
+#: where the die fits lies within about a die size of it; farther than two,
+#: the die could not have slid there, and it is left where it is. It used to
+#: search out to the board's edge: a die with no straight path out (every
+#: path blocked) tried every point of the board, 360,000 paths and seconds
+#: of CPU for one flick (saved case in tests/test_physics_faults.py). The
+#: bound changes a result only where a place exists farther than two die
+#: sizes but none nearer; no fingerprint, example replay or saved case
+#: settles differently, so the model version stays.
+SETDOWN_REACH = 2.0
+#: pymunk filter group given to a die's shape while it probes its own
+#: paths (:meth:`World._path_blocked`): shapes of one group never meet.
+_SELF_GROUP = 1
 #: A grounded die slower than this (mm/s and rad/s) is at rest.
 REST_SPEED = 0.5
 REST_SPIN = 0.01
@@ -1255,8 +1272,10 @@ class World:
         3. In a gap narrower than the die itself (between the siege engine
            and a wall, say) it would rest tilted across the gap, which the
            2.5D model cannot hold up: it is set down at the nearest place
-           where it fits at its yaw (rings of 1 mm) that its centre can reach
-           in a straight line without crossing anything, a limit of the model.
+           where it fits at its yaw (rings of 1 mm, out to
+           :data:`SETDOWN_REACH` die sizes) that its centre can reach in a
+           straight line without crossing anything, a limit of the model.
+           With no such place it is left where it is.
         """
         if self._push_out(d):
             return
@@ -1268,7 +1287,7 @@ class World:
                 if self._push_out(d):
                     return
         self._put(d, x0, y0, angle0)
-        for ring in range(1, int(self.board.size_mm)):
+        for ring in range(1, int(SETDOWN_REACH * self._size) + 1):
             n = max(8, int(2.0 * math.pi * ring))
             for i in range(n):
                 a = 2.0 * math.pi * i / n
@@ -1388,10 +1407,20 @@ class World:
 
     def _path_blocked(self, d: _Die, x0: float, y0: float, x1: float, y1: float) -> bool:
         """Does the straight path of die ``d``'s centre from (x0, y0) to
-        (x1, y1) cross anything it collides with?"""
-        probe = pymunk.ShapeFilter(categories=DIE_BIT, mask=d.mask)
-        hits = self.space.segment_query((x0, y0), (x1, y1), 0.0, probe)
-        return any(h.shape is not None and h.shape is not d.shape for h in hits)
+        (x1, y1) cross anything it collides with?
+
+        The die's own shape is kept out of the query by a filter group it
+        shares with the probe for the query's duration, so pymunk can stop
+        at the first hit in C (``segment_query_first``) instead of handing
+        every hit to Python: the answer is the same, in about half the time
+        (the set-down search of :meth:`_clear_overlap` asks thousands)."""
+        own = d.shape.filter
+        d.shape.filter = pymunk.ShapeFilter(_SELF_GROUP, own.categories, own.mask)
+        try:
+            probe = pymunk.ShapeFilter(_SELF_GROUP, DIE_BIT, d.mask)
+            return self.space.segment_query_first((x0, y0), (x1, y1), 0.0, probe) is not None
+        finally:
+            d.shape.filter = own
 
     def _reindex(self, body: pymunk.Body) -> None:
         """pymunk learns of a body moved by hand (not by its own step): its
@@ -1715,11 +1744,18 @@ class World:
     def copy(self) -> World:
         """An independent deep copy, mid-flick or not.
 
-        It continues bitwise identically to this world except when taken
-        while a die is in contact with something: pymunk 7.3 restores a live
-        contact's solver state slightly differently, and the two then part by
-        ~1e-3 mm a step (tests/test_physics_determinism.py keeps that case as
-        a strict xfail). Copies taken at rest, or in flight clear of
-        everything, continue identically."""
+        Two copies of one world continue bitwise identically to each other.
+        The copy follows this world bit for bit only while pymunk meets the
+        same contacts in the same order, which fails in two known cases,
+        each kept as a strict xfail: taken during a contact, pymunk 7.3
+        restores the contact's solver state slightly differently (parting by
+        ~1e-3 mm a step, tests/test_physics_determinism.py); and taken at
+        rest, a later step where three or more dice touch at once may meet
+        their contacts in another order, because the copy's spatial index is
+        built afresh, not with this world's history (and a joint's
+        accumulated impulse is not copied). Over a four-player aim game a
+        third of the actions then end apart by 0.014 mm at the median, never
+        with a die in another place (tests/test_rules_snapshot.py,
+        ``benchmarks/copies.py``)."""
         memo: dict[int, object] = {id(self.board): self.board}  # immutable: share it
         return copy.deepcopy(self, memo)
