@@ -321,11 +321,9 @@ class SearchBot:
                             f"die {die}",
                         )
                     )
-        for die, goal, dist in self._knock_goals(state, legal):
-            direction = math.atan2(goal[1] - dist[1], goal[0] - dist[0])
-            speed = coulomb_speed(
-                board, math.hypot(goal[0] - dist[0], goal[1] - dist[1]) + KNOCK_MM
-            )
+        for die, goal, at in self._knock_goals(state, legal):
+            direction = math.atan2(goal[1] - at[1], goal[0] - at[0])
+            speed = coulomb_speed(board, math.hypot(goal[0] - at[0], goal[1] - at[1]) + KNOCK_MM)
             out.append(Candidate("board", die, None, direction, speed, 50.0, f"die {die}"))
         for (area, cren), goal in self._knock_launches(state, legal):
             spot = board.launch_spot(legal.seat, area, cren)
