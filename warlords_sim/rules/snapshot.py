@@ -84,7 +84,9 @@ class Snapshot:
 
     def copy(self) -> GameState:
         """An independent copy of the frozen state."""
-        if self._state is not None:
+        if self._blob is None:
+            if self._state is None:  # pragma: no cover - __init__ sets one
+                raise RuntimeError("snapshot holds nothing")
             return self._state.copy()
         state = _Unpickler(io.BytesIO(self._blob), self.config).load()
         if not isinstance(state, GameState):  # pragma: no cover - our own blob
