@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from scipy import stats as sps
 
 from warlords_sim.cli import main
 from warlords_sim.experiments import (
@@ -46,8 +47,8 @@ def _small(games: int = 3) -> Experiment:
     )
 
 
-def _key(row: dict[str, Any]) -> tuple[str, int]:
-    return (row["variant"], row["index"])
+def _key(row: dict[str, Any]) -> tuple[str, str, int]:
+    return (row["variant"], row["skill"], row["index"])
 
 
 # ---------------------------------------------------------------- seeds and specs
@@ -55,8 +56,11 @@ def _key(row: dict[str, Any]) -> tuple[str, int]:
 
 def test_game_seed_is_stable_and_depends_on_seed_variant_and_index() -> None:
     """SHA-256 of (seed, variant, index): the same in every process and version
-    (pinned), never Python's salted hash()."""
+    (pinned), never Python's salted hash(); the default skill leaves it as it
+    was before skills, another skill gives other seeds (pinned too)."""
     assert game_seed(0, "standard", 0) == 8628361846183764432
+    assert game_seed(0, "standard", 0, "0.7") == 8628361846183764432
+    assert game_seed(0, "standard", 0, "novice") == 984935320454869570
     seeds = {game_seed(s, v, i) for s in (0, 1) for v in ("standard", "wall2") for i in range(3)}
     assert len(seeds) == 12
     assert all(0 <= s < 2**63 for s in seeds)
@@ -76,7 +80,10 @@ def test_specs_are_plain_data_interleaved_and_skip_done_games() -> None:
     ]
     assert json.loads(json.dumps(specs)) == specs  # nothing but plain data
     assert specs[1]["rules"]["wall_variant"] == "wall2" and specs[1]["rules"]["rounds"] == 1
-    assert [(s["variant"], s["index"]) for s in exp.specs({("standard", 0), ("wall2", 1)})] == [
+    assert specs[0]["skill"] == 0.7 and specs[0]["board"]["name"] == "standard"
+    assert specs[0]["seed"] == game_seed(0, "standard", 0)  # the seeds before skills
+    skip = {("standard", "0.7", 0), ("wall2", "0.7", 1)}
+    assert [(s["variant"], s["index"]) for s in exp.specs(skip)] == [
         ("wall2", 0),
         ("standard", 1),
     ]
@@ -93,12 +100,24 @@ def test_confidence_intervals_and_tests() -> None:
     r, lo, hi = wilson(0, 10)
     assert r == 0.0 and lo == 0.0 and hi is not None and math.isclose(hi, 0.2775, abs_tol=1e-4)
     assert wilson(0, 0) == (None, None, None)
+    for k, n in ((0, 10), (3, 10), (10, 10), (57, 300)):  # the closed form is scipy's
+        ci = sps.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+        _, lo, hi = wilson(k, n)
+        assert math.isclose(lo or 0.0, ci.low, abs_tol=1e-12) and math.isclose(hi, ci.high)
+    _, lo, hi = wilson(2.5, 4)  # a sum of win shares: between its whole neighbours
+    _, lo2, hi2 = wilson(2, 4)
+    _, lo3, hi3 = wilson(3, 4)
+    assert lo2 < lo < lo3 and hi2 < hi < hi3
     same = compare_means([1.0, 1.0, 1.0], [1.0, 1.0, 1.0])
     assert same["diff"] == 0.0 and same["p"] == 1.0
     far = compare_means([0.0] * 30 + [1.0] * 2, [1.0] * 30 + [2.0] * 2)
     assert far["diff"] == 1.0 and far["p"] < 1e-6 and far["p_mannwhitney"] < 1e-6
     rates = compare_rates(5, 50, 30, 50)
     assert math.isclose(rates["diff"], 0.5) and rates["p"] < 1e-6 and rates["test"] == "fisher"
+    lo, hi = rates["diff_ci"]  # Newcombe: around the difference, inside [-1, 1]
+    assert -1.0 < lo < 0.5 < hi < 1.0 and hi - lo < 0.5
+    lo, hi = far["diff_ci"]  # Welch: around the difference
+    assert lo < 1.0 < hi and math.isclose((lo + hi) / 2, 1.0)
 
 
 # ---------------------------------------------------------------- same numbers anywhere
@@ -166,7 +185,7 @@ def test_resume_after_an_interruption_gives_the_uninterrupted_summary(
     assert cut.interrupted and cut.played == 2 and not cut.summary["complete"]
     assert len(read_rows(tmp_path / "cut" / "games.csv")) == 2
     with (tmp_path / "cut" / "games.csv").open("a") as f:
-        f.write("standard,2,123,2,stan")  # a line cut short by a crash
+        f.write("standard,0.7,2,123,2,stan")  # a line cut short by a crash
     monkeypatch.setattr(lab_module, "run_games", real)
     resumed = run_experiment(exp, tmp_path / "cut", workers=1, plots=False)
     assert not resumed.interrupted and resumed.played == 4
@@ -177,9 +196,9 @@ def test_resume_after_an_interruption_gives_the_uninterrupted_summary(
     again = run_experiment(exp, tmp_path / "cut", workers=1, plots=False)
     assert again.played == 0 and again.summary == whole.summary
     # more games extend the experiment; fewer summarize a prefix
-    more = Experiment(exp.variants, exp.players, 4, exp.bots, exp.skill, exp.seed)
+    more = Experiment(exp.variants, exp.players, 4, exp.bots, exp.skills, exp.seed)
     assert run_experiment(more, tmp_path / "cut", workers=1, plots=False).played == 2
-    fewer = Experiment(exp.variants, exp.players, 3, exp.bots, exp.skill, exp.seed)
+    fewer = Experiment(exp.variants, exp.players, 3, exp.bots, exp.skills, exp.seed)
     assert run_experiment(fewer, tmp_path / "cut", workers=1, plots=False).summary == (
         whole.summary
     )
@@ -282,7 +301,12 @@ def test_cli_table_json_and_files(tmp_path: Path) -> None:
         (["--rules", "nope.toml"], "nope.toml: cannot read house rules"),
         (["--bots", "aim,aim,aim"], "--bots: expected 1 or 2"),
         (["--bots", "clever"], "unknown bot 'clever'"),
-        (["--skill", "1.5"], "--skill: expected a number in [0, 1]"),
+        (["--skill", "1.5"], "--skill: 1.5 is outside [0, 1]"),
+        (["--skill", "0.5", "--skills", "novice"], "--skill and --skills: give one"),
+        (["--skills", "novice,wizard"], "--skills: 'wizard' is not a number or a level"),
+        (["--skills", "club,club"], "--skills: club is given twice"),
+        (["--board", "nope.toml"], "nope.toml: board file not found"),
+        (["--board", "nosuch"], "unknown board 'nosuch'"),
         (["--workers", "0"], "--workers: expected at least 1"),
         (["--variants", "standard,standard"], "two variants are named 'standard'"),
         (["--dask", "tcp://127.0.0.1:9"], "cannot reach a dask scheduler"),

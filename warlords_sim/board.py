@@ -65,6 +65,7 @@ __all__ = [
     "Rect",
     "SiegeEngineSpec",
     "Wall",
+    "board_from_bytes",
     "castle_seats_for",
     "closed_seats",
     "default_pins",
@@ -854,9 +855,33 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
     path = resolve_board_path(name_or_path)
     try:
         raw = read_regular(path, MAX_FILE_BYTES, "board file (the standard is 6 kB)")
-        data = parse_toml(raw)
     except OSError as e:
         raise BoardError(f"{path}: cannot read the board file: {e.strerror or e}") from e
+    except FileProblem as e:
+        raise BoardError(f"{path}: {e}") from None
+    return board_from_bytes(raw, path)
+
+
+def board_from_bytes(raw: bytes, path: str | Path) -> Board:
+    """Validate the bytes of a board file (as :func:`load_board` reads them)
+    into a :class:`Board` whose ``path`` is ``path`` and whose ``sha256`` is
+    that of ``raw``. For a board that travels as data (a lab's game spec
+    carries the file's text to its workers, which may not see the file).
+
+    Args:
+        raw: the file's bytes (UTF-8 TOML), at most :data:`MAX_FILE_BYTES`.
+        path: the file they came from, named in errors and kept as ``Board.path``.
+
+    Raises:
+        BoardError: as :func:`load_board`, naming ``path``.
+    """
+    path = Path(path)
+    if len(raw) > MAX_FILE_BYTES:
+        raise BoardError(
+            f"{path}: expected a board file of at most {MAX_FILE_BYTES} bytes, got {len(raw)}"
+        )
+    try:
+        data = parse_toml(raw)
     except FileProblem as e:
         raise BoardError(f"{path}: {e}") from None
     try:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from warlords_sim.cli._common import fail, load_game_config
-from warlords_sim.cli._names import ENGINES
+from warlords_sim.cli._names import BOTS, ENGINES
 from warlords_sim.cli._outputs import check_output, recording
 from warlords_sim.cli.play_cmd import SKILL_HELP, SKILL_METAVAR, parse_skill
 
@@ -25,7 +25,8 @@ ended) and the winner (the lowest total damage).
 
 \b
 Players sit at seats 0 bottom, 1 left, 2 top, 3 right (two players: 0 and
-2; three: 0, 1, 2, rotating each round, seat 3 walled). Bots: aim, random.
+2; three: 0, 1, 2, rotating each round, seat 3 walled). Bots: aim, random,
+search (plans on copies of the game: about 10 s of CPU per 2-player game).
 
 \b
 Examples:
@@ -113,7 +114,7 @@ def _table(data: dict[str, Any]) -> None:
     default="aim",
     show_default=True,
     metavar="BOT[,BOT...]",
-    help="One bot for every seat, or one per player, comma-separated (aim, random).",
+    help=f"One bot for every seat, or one per player, comma-separated ({', '.join(BOTS)}).",
 )
 @click.option(
     "--skill",

@@ -9,8 +9,10 @@ from typing import Any
 import click
 
 from warlords_sim.cli._common import fail
+from warlords_sim.cli._names import BOTS
 from warlords_sim.cli._outputs import exists_message
 from warlords_sim.cli._signals import sigterm_as_interrupt
+from warlords_sim.cli.play_cmd import SKILL_HELP, SKILL_METAVAR
 from warlords_sim.extras import require_extra
 
 __all__ = ["variants"]
@@ -22,20 +24,38 @@ summary.json and plots.
 
 \b
 Metrics: damage per game and per player; win rate per player (P0 starts
-round 1) and of the first player; dice eliminated off the board and over
-the side walls per round; flicks per round and per game; rounds ended by
-the final-die rule; siege-engine shots; how often wall variant 1 triggered.
+round 1) and of the first player, a shared win counting 1/k to each of its
+k winners; dice eliminated off the board and over the side walls per
+round; flicks per round and per game; rounds ended by the final-die rule;
+siege-engine shots; how often wall variant 1 triggered (its side walls came
+up for the final round because a player had no damage).
 
 \b
-Every game's seed derives from (--seed, variant, game index): the numbers
-are identical whatever the worker count or cluster. Games run in local
+--skills novice,club,expert (levels or numbers in [0, 1], in the order
+given) plays every variant at every skill: --games games per (variant,
+skill) cell; every metric is shown per variant and skill, each variant
+tested against the first variant at the same skill, and with --out
+DIR/skills.png plots each variant's effect on damage and eliminations
+against skill. --skill S is the same as --skills S (give one of the two).
+
+\b
+--board NAME|PATH plays on a board of boards/ or a board TOML file (as
+simulate --board); the workers get the file's text, and a folder resumed
+with --out must use the same board (its SHA-256 is kept in experiment.json).
+
+\b
+Every game's seed derives from (--seed, variant, skill, game index); at
+the default skill 0.7 from (--seed, variant, game index) alone, as before
+--skills existed, so older --out folders resume. The numbers are identical
+whatever the worker count or cluster. Games run in local
 worker processes (all cores by default), or on dask.distributed with
 --dask tcp://HOST:8786 (a running scheduler; its workers need warlords-sim
 installed) or --dask local (a LocalCluster of --workers processes).
 
 \b
 --out DIR keeps DIR/games.csv (one row per game, appended as games
-finish), DIR/summary.json, DIR/damage.png and DIR/eliminations.png. Ctrl-C
+finish), DIR/summary.json, DIR/damage.png and DIR/eliminations.png (and
+DIR/skills.png with several skills). Ctrl-C
 or SIGTERM (kill, timeout, a job scheduler) stops cleanly: the games in
 hand are finished, every finished game is kept, summary.json is written
 from them, and the exit status is 130 (Ctrl-C) or 143 (SIGTERM); the same
@@ -48,6 +68,8 @@ drawn again from its games).
 \b
 Examples:
   warlords-sim variants --players 2 --games 300 --variants standard,wall2 --out lab/
+  warlords-sim variants --variants standard,wall2 --skills novice,expert --out lab2/
+  warlords-sim variants --skills 0.3,0.7 --board boards/standard.toml --games 50
   warlords-sim variants --rules mine.toml,theirs.toml --games 500 --dask local
 """
 
@@ -69,7 +91,7 @@ class _Seconds(click.FloatRange):
 @click.command("variants", help=_HELP)
 @click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
 @click.option("--games", type=click.IntRange(1, 10_000_000), default=100, show_default=True,
-              help="Games per variant (1..10000000).")  # fmt: skip
+              help="Games per variant and skill (1..10000000).")  # fmt: skip
 @click.option(
     "--variants",
     "variant_names",
@@ -90,10 +112,31 @@ class _Seconds(click.FloatRange):
     default="aim",
     show_default=True,
     metavar="BOT[,BOT...]",
-    help="One bot for every seat, or one per player (aim, random).",
+    help=f"One bot for every seat, or one per player ({', '.join(BOTS)}; search is slow: "
+    "about 10 s of CPU per 2-player game).",
 )
-@click.option("--skill", type=float, default=0.7, show_default=True,
-              help="Bots' hand steadiness in [0, 1].")  # fmt: skip
+@click.option(
+    "--skill",
+    "skill_text",
+    default=None,
+    metavar=SKILL_METAVAR,
+    help=SKILL_HELP + " Default 0.7. The same as --skills with one skill.",
+)
+@click.option(
+    "--skills",
+    "skills_text",
+    default=None,
+    metavar="SKILL[,SKILL...]",
+    help="Play every variant at each of these skills (levels or numbers, as --skill), "
+    "e.g. novice,club,expert or 0.3,0.7.",
+)
+@click.option(
+    "--board",
+    default="standard",
+    show_default=True,
+    metavar="NAME|PATH",
+    help="Board: a name from boards/ or a path to a board .toml file.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Experiment seed.")
 @click.option(
     "--workers",
@@ -135,7 +178,9 @@ def variants(
     variant_names: str | None,
     rules_files: str | None,
     bots: str,
-    skill: float,
+    skill_text: str | None,
+    skills_text: str | None,
+    board: str,
     seed: int,
     workers: int | None,
     dask: str | None,
@@ -147,9 +192,13 @@ def variants(
     require_extra("lab", "variants")
     from rich.console import Console
 
+    from warlords_sim.board import BoardError
     from warlords_sim.experiments import (
+        DEFAULT_SKILL,
         Experiment,
         ExperimentError,
+        experiment_board,
+        parse_skills,
         run_experiment,
         variants_from_options,
     )
@@ -163,13 +212,26 @@ def variants(
             raise ExperimentError(f"--workers: expected at least 1, got {workers}")
         if dask is not None and not dask.strip():
             raise ExperimentError("--dask: expected a scheduler address or 'local'")
+        if skill_text is not None and skills_text is not None:
+            raise ExperimentError(
+                "--skill and --skills: give one of the two (--skill S is --skills S)"
+            )
+        if skills_text is not None:
+            skills = parse_skills(skills_text, "--skills")
+        elif skill_text is not None:
+            skills = parse_skills(skill_text, "--skill")
+            if len(skills) > 1:
+                raise ExperimentError(f"--skill: one skill, got {skill_text!r}; use --skills")
+        else:
+            skills = (DEFAULT_SKILL,)
         exp = Experiment(
             variants_from_options(variant_names, rules_files),
             players=players,
             games=games,
             bots=Experiment.parse_bots(bots, players),
-            skill=skill,
+            skills=skills,
             seed=seed,
+            board=experiment_board(board),
         )
         with sigterm_as_interrupt() as stop:
             try:
@@ -179,7 +241,7 @@ def variants(
             except KeyboardInterrupt:  # before the games started, or while summarizing
                 click.echo(f"interrupted by {stop.name} before the run could finish", err=True)
                 raise click.exceptions.Exit(stop.exit_status) from None
-    except (ExperimentError, HouseRulesError) as e:
+    except (ExperimentError, HouseRulesError, BoardError) as e:
         fail(e)
     except OSError as e:  # a file of --out that cannot be written
         where = f"--out {out}: " if out is not None and e.filename is not None else ""
@@ -196,7 +258,7 @@ def variants(
             click.echo("(--out DIR keeps the games, summary.json and plots, and resumes)")
     if result.interrupted:
         done = sum(v["games"] for v in result.summary["variants"])
-        total = games * len(exp.variants)
+        total = games * len(exp.variants) * len(exp.skills)
         where = f" in {result.files[0]}" if result.files else ""
         click.echo(
             f"interrupted by {stop.name}: {done} of {total} games finished and kept{where}"
@@ -213,7 +275,12 @@ def _check_out_dir(out: str, force: bool) -> None:
     without ``force`` (a games.csv there is refused by the store, always)."""
     from pathlib import Path
 
-    from warlords_sim.experiments.report import DAMAGE_PNG, ELIMINATIONS_PNG, SUMMARY_JSON
+    from warlords_sim.experiments.report import (
+        DAMAGE_PNG,
+        ELIMINATIONS_PNG,
+        SKILLS_PNG,
+        SUMMARY_JSON,
+    )
     from warlords_sim.experiments.store import SETTINGS_JSON
 
     d = Path(out)
@@ -225,6 +292,6 @@ def _check_out_dir(out: str, force: bool) -> None:
         fail(f"--out {out}: no such directory {str(d.parent)!r}")
     if force or not d.is_dir() or (d / SETTINGS_JSON).exists():
         return
-    for name in (SUMMARY_JSON, DAMAGE_PNG, ELIMINATIONS_PNG):
+    for name in (SUMMARY_JSON, DAMAGE_PNG, ELIMINATIONS_PNG, SKILLS_PNG):
         if (d / name).exists():
             fail(exists_message("--out", d / name) + f" (no {SETTINGS_JSON}: not a lab folder)")

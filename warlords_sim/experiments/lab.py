@@ -3,9 +3,13 @@
 :func:`run_experiment` is what ``warlords-sim variants`` does::
 
     exp = Experiment(variants_from_options("standard,wall2", None), players=2, games=200,
-                     bots=("aim", "aim"))
+                     bots=("aim", "aim"), skills=(SkillLevel.NOVICE, SkillLevel.EXPERT))
     result = run_experiment(exp, "out/", workers=2)
-    result.summary["variants"][1]["offboard_per_round"]  # value, ci, diff, p
+    result.summary["variants"][1]["offboard_per_round"]  # value, ci, diff, diff_ci, p
+
+``summary["variants"]`` holds one entry per cell (variant, skill), skill by
+skill in the order given, each variant's tests against the first variant at
+the same skill.
 
 The summary is always computed from the rows as stored in ``games.csv`` (read
 back), so a run stopped with Ctrl-C and resumed gives exactly the summary of
@@ -53,25 +57,29 @@ def build_summary(exp: Experiment, rows: list[Row], complete: bool) -> dict[str,
     """The JSON-ready summary of ``rows`` for ``exp``."""
     from warlords_sim.experiments.stats import CONFIDENCE, summarize  # scipy: not in workers
 
-    variants = summarize(rows, exp.names, exp.players, exp.games)
-    for entry, v in zip(variants, exp.variants, strict=True):
+    cells = summarize(rows, exp.names, exp.players, exp.games, exp.skill_labels)
+    by_name = {v.name: v for v in exp.variants}
+    for entry in cells:
+        v = by_name[entry["name"]]
         entry["source"] = v.source
         entry["wall_variant"] = v.rules.wall_variant
     return {
         "format": "warlords-variants-summary",
-        "version": 1,
+        "version": 2,
         "settings": {
             "players": exp.players,
             "games": exp.games,
             "bots": list(exp.bots),
-            "skill": exp.skill,
+            "skills": exp.skill_labels,
             "seed": exp.seed,
-            "board": "standard",
+            "board": exp.board.name,
+            "board_file": exp.board.file,
+            "board_sha256": exp.board.sha256,
         },
         "confidence": CONFIDENCE,
         "reference": exp.names[0],
         "complete": complete,
-        "variants": variants,
+        "variants": cells,
     }
 
 
@@ -159,9 +167,9 @@ def _run(
     files: list[Path] = []
     with store:
         done_rows = store.open(exp.settings())
-        done = {(r["variant"], r["index"]) for r in done_rows}
+        done = {(r["variant"], r["skill"], r["index"]) for r in done_rows}
         specs = exp.specs(done)
-        total = exp.games * len(exp.variants)
+        total = exp.games * len(exp.variants) * len(exp.skills)
         played = 0
         interrupted = False
         bar, task = _progress(console, total, total - len(specs)) if progress else (None, None)
@@ -188,10 +196,11 @@ def _run(
     if csv_path is not None:  # the summary comes from the file, as a resumed run's does
         files.append(csv_path)
     names = set(exp.names)
+    labels = set(exp.skill_labels)
     rows = [
         r
         for r in (read_rows(csv_path) if csv_path is not None else store.rows)
-        if r["variant"] in names and r["index"] < exp.games
+        if r["variant"] in names and r["skill"] in labels and r["index"] < exp.games
     ]
     summary = build_summary(exp, rows, complete=not interrupted)
     if store.directory is not None:

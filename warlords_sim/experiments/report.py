@@ -1,4 +1,10 @@
-"""Showing an experiment's summary: the rich table and ``summary.json``."""
+"""Showing an experiment's summary: the rich table and ``summary.json``.
+
+The table has one column per variant and one row per metric; with several
+skills, each metric has one row per skill (the ``skill`` column), so a
+variant's effect at each skill reads down one column and wall variant 1's
+trigger rate at each skill is one row.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +17,10 @@ from rich.console import Console
 from rich.table import Table
 
 __all__ = [
+    "CAPTION",
     "DAMAGE_PNG",
     "ELIMINATIONS_PNG",
+    "SKILLS_PNG",
     "SUMMARY_JSON",
     "format_table",
     "print_table",
@@ -23,7 +31,18 @@ SUMMARY_JSON = "summary.json"
 #: The plots an experiment with a directory writes (by :mod:`.plots`).
 DAMAGE_PNG = "damage.png"
 ELIMINATIONS_PNG = "eliminations.png"
+#: Written with more than one skill: each variant's effect against skill.
+SKILLS_PNG = "skills.png"
 ALPHA = 0.05  # a difference with p below this is marked with *
+
+#: The table's caption (``{ref}``: the reference variant).
+CAPTION = (
+    "mean or rate [95% CI]; Δ: difference from {ref} at the same skill (Welch t-test "
+    "for means, Fisher exact for rates, Welch on win shares if a win was shared), "
+    f"* p < {ALPHA}; P0 starts round 1; a shared win counts 1/k to each of its k "
+    "winners; wall 1 triggered: games whose final round had side walls because a "
+    "player had no damage (wall variant 1)"
+)
 
 # (key, label, kind): kind "mean", "rate" (shown in percent) or "seat_mean"/"seat_rate"
 _ROWS: tuple[tuple[str, str, str], ...] = (
@@ -75,39 +94,63 @@ def _cell(m: dict[str, Any] | None, pct: bool, reference: bool) -> str:
     return "\n".join(lines)
 
 
+def _skills_text(settings: dict[str, Any]) -> str:
+    skills = [str(k) for k in settings.get("skills") or []]
+    return ("skill " if len(skills) == 1 else "skills ") + ", ".join(skills)
+
+
 def format_table(summary: dict[str, Any]) -> Table:
-    """The summary as a rich table: one row per metric, one column per variant."""
+    """The summary as a rich table: one row per metric (and skill), one
+    column per variant."""
     s = summary["settings"]
-    variants: list[dict[str, Any]] = summary["variants"]
-    ref = variants[0]["name"] if variants else "-"
+    cells: list[dict[str, Any]] = summary["variants"]
+    names = list(dict.fromkeys(c["name"] for c in cells))
+    skills = list(dict.fromkeys(c.get("skill") for c in cells))
+    by = {(c["name"], c.get("skill")): c for c in cells}
+    ref = names[0] if names else "-"
+    board = s.get("board", "standard")
     table = Table(
         title=(
             f"House rules: {s['players']} players, bots {','.join(s['bots'])} "
-            f"(skill {s['skill']}), seed {s['seed']}"
+            f"({_skills_text(s)}), seed {s['seed']}"
+            + (f", board {board}" if board != "standard" else "")
         ),
-        caption=(
-            f"mean or rate [95% CI]; Δ: difference from {ref} (Welch t-test for means, "
-            f"Fisher exact for rates), * p < {ALPHA}; P0 starts round 1"
-        ),
-        show_lines=True,
+        caption=CAPTION.format(ref=ref),
     )
+    many = len(skills) > 1
+    table.show_lines = not many  # with skills: a line between metrics only
     table.add_column("metric")
-    for v in variants:
-        table.add_column(v["name"], justify="right")
-    table.add_row("games", *(str(v["games"]) for v in variants))
+    if many:
+        table.add_column("skill")
+    for n in names:
+        table.add_column(n, justify="right")
+
+    def add(label: str, pick: Any, pct: bool, skip_empty: bool = False) -> None:
+        for j, k in enumerate(skills):
+            row = [pick(by[(n, k)]) if (n, k) in by else None for n in names]
+            if skip_empty and all(m is None for m in row):
+                continue
+            texts = [_cell(m, pct, i == 0) for i, m in enumerate(row)]
+            head = [label if j == 0 or not many else "", *([str(k)] if many else [])]
+            table.add_row(*head, *texts, end_section=j == len(skills) - 1)
+
+    for j, k in enumerate(skills):
+        head = ["games" if j == 0 else "", *([str(k)] if many else [])]
+        table.add_row(
+            *head,
+            *(str(by[(n, k)]["games"]) if (n, k) in by else "-" for n in names),
+            end_section=j == len(skills) - 1,
+        )
     players = int(s["players"])
     for key, label, kind in _ROWS:
         pct = kind.endswith("rate")
         if kind.startswith("seat"):
             for p in range(players):
-                table.add_row(
-                    label.format(p=p),
-                    *(_cell(v[key][p], pct, i == 0) for i, v in enumerate(variants)),
-                )
+                add(label.format(p=p), lambda c, key=key, p=p: c[key][p], pct)
+        elif key == "wall1_trigger_rate":
+            add(label, lambda c: c.get("wall1_trigger_rate"), pct, skip_empty=True)
         else:
-            if key == "wall1_trigger_rate" and all(v.get(key) is None for v in variants):
-                continue
-            table.add_row(label, *(_cell(v.get(key), pct, i == 0) for i, v in enumerate(variants)))
+            add(label, lambda c, key=key: c.get(key), pct)
     return table
 
 

@@ -6,6 +6,11 @@ game; a last line cut short by a crash is dropped on the next run.
 ``experiment.json`` holds the settings that decide a game's outcome; running
 again with the same ``--out`` checks them and plays only the games missing.
 Without a directory the rows are kept in memory.
+
+A folder of the lab before skills (settings version 1, a games.csv without
+the ``skill`` column) is resumed only if it played the default skill
+(:func:`~.specs.check_resumable`); its games.csv then gets the column, filled
+with that skill, before anything is appended (rewritten whole, atomically).
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ from warlords_sim._files import (
     parse_json,
     read_regular,
 )
-from warlords_sim.experiments.specs import ExperimentError, check_resumable
+from warlords_sim.bots.skill import skill_label
+from warlords_sim.experiments.specs import DEFAULT_SKILL, ExperimentError, check_resumable
 from warlords_sim.experiments.worker import COLUMNS, Row
 
 __all__ = ["GAMES_CSV", "SETTINGS_JSON", "GameStore", "parse_row", "read_rows"]
@@ -32,7 +38,9 @@ GAMES_CSV = "games.csv"
 SETTINGS_JSON = "experiment.json"
 #: An experiment.json larger than this is refused (one written is under 2 kB).
 MAX_SETTINGS_BYTES = 1_000_000
-_TEXT_COLUMNS = frozenset({"variant", "wall_variant", "winners"})
+_TEXT_COLUMNS = frozenset({"variant", "skill", "wall_variant", "winners"})
+#: The columns of a games.csv of settings version 1 (no skill column).
+COLUMNS_V1 = tuple(c for c in COLUMNS if c != "skill")
 
 
 def parse_row(raw: dict[str, str], where: str = GAMES_CSV) -> Row:
@@ -83,14 +91,36 @@ def read_rows(path: str | Path) -> list[Row]:
             "this version of warlords-sim variants, use another --out"
         )
     rows: list[Row] = []
-    seen: set[tuple[str, int]] = set()
+    seen: set[tuple[str, str, int]] = set()
     for raw in reader:
         row = parse_row(raw, str(path))
-        key = (row["variant"], row["index"])
+        key = (row["variant"], row["skill"], row["index"])
         if key not in seen:
             seen.add(key)
             rows.append(row)
     return rows
+
+
+def _add_skill_column(path: Path) -> None:
+    """A games.csv of settings version 1 rewritten with the ``skill`` column
+    (the default skill: the only one such a folder may resume with, see
+    :func:`~.specs.check_resumable`); any other file is left alone."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    text = data[: data.rfind(b"\n") + 1].decode("utf-8", errors="replace")
+    reader = csv.DictReader(io.StringIO(text))
+    if tuple(reader.fieldnames or ()) != COLUMNS_V1:
+        return
+    out = io.StringIO()
+    writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    label = skill_label(DEFAULT_SKILL)
+    for raw in reader:
+        writer.writerow({**raw, "skill": label})
+    tmp = path.with_suffix(".csv.tmp")
+    tmp.write_text(out.getvalue(), encoding="utf-8")
+    tmp.replace(path)
 
 
 class GameStore:
@@ -137,6 +167,7 @@ class GameStore:
             if not isinstance(stored, dict):
                 raise ExperimentError(f"{sj}: expected a JSON object")
             settings = check_resumable(stored, settings, str(d))
+            _add_skill_column(d / GAMES_CSV)
         elif (d / GAMES_CSV).exists():
             raise ExperimentError(
                 f"{d / GAMES_CSV} exists but {SETTINGS_JSON} does not; use another --out"

@@ -10,10 +10,11 @@ equal those of an uninterrupted one.
 from __future__ import annotations
 
 import functools
+import hashlib
 from typing import Any
 
-from warlords_sim.board import Board, load_board
-from warlords_sim.bots import make_bot, play_game
+from warlords_sim.board import Board, board_from_bytes
+from warlords_sim.bots import as_skill, make_bot, play_game, skill_label
 from warlords_sim.experiments.specs import GameSpec, rules_from_dict
 from warlords_sim.rules.game import GameConfig, GameState
 
@@ -24,7 +25,9 @@ Row = dict[str, Any]
 
 MAX_PLAYERS = 4
 
-#: The columns of ``games.csv``, in order. Per game: ``damage`` is the sum of
+#: The columns of ``games.csv``, in order. Per game: ``skill`` the bots' skill
+#: as shown (a level's name or a number, :func:`~warlords_sim.bots.skill_label`);
+#: ``damage`` is the sum of
 #: every player's damage; ``winners`` the winning players separated by spaces
 #: (several on a shared win); ``offboard`` dice eliminated (off the board or over
 #: the side walls, summed over the rounds); ``wall_exits`` dice that left over the
@@ -34,6 +37,7 @@ MAX_PLAYERS = 4
 #: ``wall1_triggered`` 1 if wall variant 1's walls came up.
 COLUMNS: tuple[str, ...] = (
     "variant",
+    "skill",
     "index",
     "seed",
     "players",
@@ -53,9 +57,19 @@ COLUMNS: tuple[str, ...] = (
 )
 
 
-@functools.lru_cache(maxsize=1)
-def _board() -> Board:
-    return load_board("standard")
+@functools.lru_cache(maxsize=4)
+def _board_of(file: str, sha256: str, toml: str) -> Board:
+    raw = toml.encode("utf-8")
+    if hashlib.sha256(raw).hexdigest() != sha256:
+        raise ValueError(f"board {file}: the spec's text does not have the SHA-256 {sha256}")
+    return board_from_bytes(raw, file)
+
+
+def _board(spec: GameSpec) -> Board:
+    """The spec's board, built from the file's text it carries (cached: a
+    worker plays many games on one board)."""
+    b = spec["board"]
+    return _board_of(b["file"], b["sha256"], b["toml"])
 
 
 def game_row(spec: GameSpec, state: GameState) -> Row:
@@ -66,6 +80,7 @@ def game_row(spec: GameSpec, state: GameState) -> Row:
     wall1 = rules.wall_variant == "wall1"
     row: Row = {
         "variant": spec["variant"],
+        "skill": skill_label(as_skill(spec["skill"])),
         "index": spec["index"],
         "seed": spec["seed"],
         "players": n,
@@ -87,13 +102,14 @@ def game_row(spec: GameSpec, state: GameState) -> Row:
 
 
 def play(spec: GameSpec) -> Row:
-    """Play the game ``spec`` describes (standard board) and return its row.
+    """Play the game ``spec`` describes (on the board whose text it carries)
+    and return its row.
 
     Raises:
-        HouseRulesError, ValueError: the spec is not a valid game.
+        HouseRulesError, BoardError, ValueError: the spec is not a valid game.
     """
     rules = rules_from_dict(spec["rules"], f"variant {spec['variant']!r}")
-    config = GameConfig(_board(), spec["players"], rules)
+    config = GameConfig(_board(spec), spec["players"], rules)
     policies = [make_bot(name, spec["skill"]) for name in spec["bots"]]
     record = play_game(config, policies, spec["seed"])
     return game_row(spec, record.state)
