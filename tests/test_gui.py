@@ -345,6 +345,33 @@ def test_screenshot_option_writes_a_png(display: str, tmp_path: Path) -> None:  
     assert out.stat().st_size > 10_000
 
 
+def test_the_screenshot_game_is_played_by_the_seated_bots(
+    display: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """What once broke: ``play --bot search --screenshot`` drew a game the aim
+    bot had played for every seat, under a panel naming the search bot. Each
+    bot now plays its own seats (an aim bot stands in for the humans)."""
+    from warlords_sim.gui.app import screenshot_game
+
+    class Spy:
+        name = "spy"
+
+        def __init__(self) -> None:
+            self.aim = make_bot("aim")
+            self.players: set[int] = set()
+
+        def choose(self, state: Any, legal: Any, rng: Any) -> Any:
+            self.players.add(state.active)
+            return self.aim.choose(state, legal, rng)
+
+    spy = Spy()
+    config = GameConfig(load_board("standard"), players=2)
+    screenshot_game(config, {1: spy}, 2, tmp_path / "shot.png")
+    assert spy.players == {1}
+    assert (tmp_path / "shot.png").stat().st_size > 10_000
+
+
 @pytest.mark.skipif(shutil.which("xdotool") is None, reason="xdotool not installed")
 def test_real_pointer_drag_with_xdotool_flicks_a_supply_die(pyglet_mod: Any) -> None:
     from warlords_sim.gui.app import PlayWindow

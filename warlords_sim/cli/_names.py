@@ -14,6 +14,7 @@ from pathlib import Path
 
 __all__ = [
     "BOTS",
+    "BOTS_HELP",
     "DEFAULT_SCENARIOS",
     "ENGINES",
     "LAUNCH_KINDS",
@@ -25,6 +26,13 @@ __all__ = [
 ENGINES: tuple[str, ...] = ("2.5d", "reference")
 #: :data:`warlords_sim.bots.BOTS`: the bots ``make_bot`` knows.
 BOTS: tuple[str, ...] = ("aim", "random", "search")
+#: What each bot does, for ``--help`` (the figures: ``benchmarks/bots.py``).
+BOTS_HELP = (
+    "aim: aims at a gateway with a table of measured launches (fast); "
+    "random: flicks at random; search: plans each flick by playing candidates "
+    "on copies of the game (stronger than aim; about 0.3 s of CPU a decision, "
+    "so a 2-player game takes about 15 s and a 4-player one minutes)"
+)
 #: The values of :class:`warlords_sim.physics.LaunchKind`, in its order.
 LAUNCH_KINDS: tuple[str, ...] = ("table", "low", "high", "siege")
 #: :data:`warlords_sim.physics.MAX_FLICK_SPEED`, mm/s.

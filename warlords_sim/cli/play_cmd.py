@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from warlords_sim.cli._common import fail, load_game_config
-from warlords_sim.cli._names import BOTS
+from warlords_sim.cli._names import BOTS, BOTS_HELP
 from warlords_sim.cli._outputs import check_output, default_recording, recording, saving
 
 if TYPE_CHECKING:
@@ -70,6 +70,7 @@ Examples:
   warlords-sim play                          you (P0) against an aim bot
   warlords-sim play --players 4 --bots 1,2,3 --variant wall1
   warlords-sim play --players 3 --bots none  three humans, hot-seat
+  warlords-sim play --bot search --skill expert  you against the planning bot
   warlords-sim play --bots 0,1 --screenshot play.png
   warlords-sim play --resume PATH/warlords-20260101-120000.jsonl  (the path printed)
 """
@@ -133,7 +134,13 @@ def _skill_option(ctx: click.Context, param: click.Parameter, value: str) -> Ski
     metavar="P[,P...]|none|all",
     help="Players a bot plays.",
 )
-@click.option("--bot", type=click.Choice(list(BOTS)), default="aim", show_default=True)
+@click.option(
+    "--bot",
+    type=click.Choice(list(BOTS)),
+    default="aim",
+    show_default=True,
+    help=f"The bot that plays the --bots seats. {BOTS_HELP}.",
+)
 @click.option(
     "--skill",
     default="0.7",
@@ -151,7 +158,13 @@ def _skill_option(ctx: click.Context, param: click.Parameter, value: str) -> Ski
 @click.option(
     "--rules", "rules_file", type=click.Path(dir_okay=False), default=None, help="House rules TOML."
 )
-@click.option("--board", default="standard", show_default=True, metavar="NAME|PATH")
+@click.option(
+    "--board",
+    default="standard",
+    show_default=True,
+    metavar="NAME|PATH",
+    help="Board: a name from boards/ or a path to a board .toml file.",
+)
 @click.option(
     "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seeds the bots."
 )

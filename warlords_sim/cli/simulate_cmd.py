@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from warlords_sim.cli._common import fail, load_game_config
-from warlords_sim.cli._names import BOTS, ENGINES
+from warlords_sim.cli._names import BOTS_HELP, ENGINES
 from warlords_sim.cli._outputs import check_output, recording
 from warlords_sim.cli.play_cmd import SKILL_HELP, SKILL_METAVAR, parse_skill
 
@@ -69,8 +69,9 @@ def _table(data: dict[str, Any]) -> None:
 
     n = data["players"]
     table = Table(
-        title=f"Warlords: {n} players, {data['variant']}, seed {data['seed']} "
-        f"(bots {', '.join(data['bots'])}; {data.get('engine', '2.5d')} physics)"
+        title=f"Warlords: {n} players, {data['variant']}, board {data['board']}, "
+        f"seed {data['seed']} (bots {', '.join(data['bots'])}, skill {data['skill']}; "
+        f"{data.get('engine', '2.5d')} physics)"
     )
     table.add_column("round", justify="right")
     table.add_column("first", justify="right")
@@ -114,7 +115,7 @@ def _table(data: dict[str, Any]) -> None:
     default="aim",
     show_default=True,
     metavar="BOT[,BOT...]",
-    help=f"One bot for every seat, or one per player, comma-separated ({', '.join(BOTS)}).",
+    help=f"One bot for every seat, or one per player, comma-separated. {BOTS_HELP}.",
 )
 @click.option(
     "--skill",
@@ -159,7 +160,11 @@ def _table(data: dict[str, Any]) -> None:
     help="Physics engine: the 2.5D model or the 3D MuJoCo reference.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
-@click.option("--progress", is_flag=True, help="Show a progress bar on stderr.")
+@click.option(
+    "--progress",
+    is_flag=True,
+    help="Show a progress bar on stderr (worth it with search bots: minutes for 4 players).",
+)
 @click.option("--record", metavar="PATH", help="Record the game as a replay (JSON Lines).")
 @click.option("--force", is_flag=True, help="With --record: overwrite an existing file.")
 def simulate(

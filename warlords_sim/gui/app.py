@@ -503,21 +503,32 @@ def screenshot_game(
     flicks: int = 9,
     rotate: bool | None = None,
 ) -> Path:
-    """Play ``flicks`` flicks at once (bots for every player), then draw the
-    game in progress (a human's slingshot drag, or a bot's flick in the air)
-    and save it as a PNG; ``rotate`` as for :func:`run` (in hot-seat the
-    turn banner shows, as it does when the turn has just passed)."""
+    """Play ``flicks`` flicks at once (each bot plays its own seats with its
+    own generator; an aim bot stands in for the humans), then draw the game
+    in progress (a human's slingshot drag, or a bot's flick in the air) and
+    save it as a PNG; ``rotate`` as for :func:`run` (in hot-seat the turn
+    banner shows, as it does when the turn has just passed)."""
     from warlords_sim.board import Crenelation
     from warlords_sim.bots import make_bot
 
     controller = GameController(config, bots, seed=seed, bot_delay=0.0)
-    aim = make_bot("aim")
-    controller.fast_forward(aim, flicks)
+    stand_in = make_bot("aim")
+
+    class _EachSeat:
+        """The seat's own bot, or the stand-in for a human's seat."""
+
+        name = "each seat's bot"
+
+        def choose(self, state: Any, legal: Any, rng: Any) -> Any:
+            return bots.get(state.active, stand_in).choose(state, legal, rng)
+
+    each = _EachSeat()
+    controller.fast_forward(each, flicks)
     for _ in range(12):  # on to a human's flick, if any human plays
         legal = controller.legal()
         if controller.game.over or controller.phase is Phase.INPUT and legal and not legal.pending:
             break
-        controller.fast_forward(aim, controller.state.flicks + 1)
+        controller.fast_forward(each, controller.state.flicks + 1)
     window = PlayWindow(controller, visible=True, rotate=rotate, mute=True)
     try:
         c = controller
