@@ -128,10 +128,15 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per game")
     a = ap.parse_args()
-    if a.games < 1 or a.jobs < 1:
-        ap.error("--games and --jobs must be >= 1")
-    parse_skill(a.skill)  # fail early on a bad skill
-    launch_table_warmup(load_board(a.board))  # on disk now: workers load it
+    if a.games < 1 or not 1 <= a.jobs <= 64:
+        ap.error("--games must be >= 1 and --jobs in 1..64")
+    try:  # every setting checked here, before a worker starts
+        skill = parse_skill(a.skill)
+        board = load_board(a.board)
+        SearchBot(skill, a.candidates, a.samples)
+    except ValueError as e:  # BoardError is a ValueError
+        ap.error(str(e))
+    launch_table_warmup(board)  # on disk now: workers load it
     tasks = [(i, a.board, a.skill, a.candidates, a.samples) for i in range(a.games)]
     wall = time.perf_counter()
     results: list[_Result] = []

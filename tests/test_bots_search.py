@@ -103,9 +103,45 @@ def test_successive_halving_plays_the_winner_most() -> None:
     assert sum(counts) == bot.last_simulations <= bot.budget
 
 
-def test_bad_budget_is_refused() -> None:
-    with pytest.raises(ValueError, match="candidates and samples"):
-        SearchBot(0.7, 0, 3)
+@pytest.mark.parametrize(
+    ("candidates", "samples", "match"),
+    [
+        (0, 3, "candidates must be in 1..100"),
+        (16, -1, "samples must be in 1..100"),
+        (10**9, 1, "candidates must be in 1..100"),
+        (2.5, 3, "candidates must be a whole number"),
+        (float("nan"), 3, "candidates must be a whole number"),
+        (16, float("inf"), "samples must be a whole number"),
+        ("16", 3, "candidates must be a whole number"),
+        (None, 3, "candidates must be a whole number"),
+        (True, 3, "candidates must be a whole number"),
+    ],
+)
+def test_bad_budget_is_refused(candidates: object, samples: object, match: str) -> None:
+    """A budget that is not a whole number in range is refused when the bot
+    is made, not deep inside its first decision (a break-it review found
+    slices of floats and a 134 GiB noise array)."""
+    with pytest.raises(ValueError, match=match):
+        SearchBot(0.7, candidates, samples)  # type: ignore[arg-type]
+
+
+def test_a_numpy_integer_budget_is_taken() -> None:
+    assert SearchBot(0.7, np.int64(4), np.int32(2)).budget == 8
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "match"),
+    [
+        ("threat_mm", 0.0, "threat_mm must be above 0"),
+        ("damage", float("nan"), "damage must be a finite number"),
+        ("die", float("inf"), "die must be a finite number"),
+    ],
+)
+def test_bad_weights_are_refused(field: str, value: float, match: str) -> None:
+    """``threat_mm = 0`` divided by zero in the first decision; a NaN weight
+    made every score NaN."""
+    with pytest.raises(ValueError, match=match):
+        Weights(**{field: value})  # type: ignore[arg-type]
 
 
 def test_a_legal_action_in_every_phase() -> None:

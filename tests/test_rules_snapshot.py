@@ -97,7 +97,7 @@ def test_copies_continue_bitwise_like_the_original_game() -> None:
     displacement 0.014 mm at the median (0.18 mm at p90, 2.8 mm at most),
     and never a die in another place (board, courtyard, out). Copies agree
     with each other (test above), so a planning bot is deterministic; what
-    it plans on is the same game up to these fractions of a millimetre."""
+    it plans on is the same game, mostly to hundredths of a millimetre."""
     games = _lockstep(copies=0)
     assert _digest(games[0]) == _digest(games[1])
 
@@ -128,3 +128,26 @@ def test_a_physics_that_cannot_be_pickled_is_copied_instead() -> None:
     c = snap.copy()
     assert c is not g.state and c.physics is not g.state.physics
     assert _digest(Game.from_state(c)) == _digest(g)
+
+
+def test_a_physics_whose_pickling_raises_anything_is_copied_instead() -> None:
+    """An object whose ``__reduce__`` raises ValueError (not a pickling
+    error) also falls back to :meth:`GameState.copy` (it escaped before)."""
+
+    class Stubborn:
+        def __reduce__(self) -> tuple[object, ...]:
+            raise ValueError("no")
+
+        def __deepcopy__(self, memo: dict[int, object]) -> Stubborn:
+            return self
+
+    g, _ = _game(2)
+    g.state.physics.stubborn = Stubborn()  # type: ignore[attr-defined]
+    snap = Snapshot(g.state)
+    assert not snap.pickled
+    assert _digest(Game.from_state(snap.copy())) == _digest(g)
+
+
+def test_a_snapshot_of_something_else_is_refused() -> None:
+    with pytest.raises(TypeError, match="needs a GameState, got NoneType"):
+        Snapshot(None)  # type: ignore[arg-type]

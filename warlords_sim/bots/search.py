@@ -24,7 +24,7 @@ For a flick decision (a turn's flick, a Scout's or a General's second one):
    is on a copy of the state from one
    :class:`~warlords_sim.rules.snapshot.Snapshot` taken per decision (the
    copies continue bitwise like :meth:`GameState.copy` copies, and follow
-   the real game to fractions of a millimetre), with this bot's own hand
+   the real game closely: benchmarks/copies.py), with this bot's own hand
    noise (:class:`~warlords_sim.bots.policy.Hand`: the same direction and
    speed spreads it will flick with). Play ``j`` of every candidate uses
    the same standard normal draws (common random numbers), so candidates
@@ -97,6 +97,10 @@ THREAT_MM = 120.0
 #: pushed out of the gateway's approach, a gateway's width plus a moat's
 #: depth (30 + 30 mm on the standard board).
 KNOCK_MM = 60.0
+#: The most candidates and plays per candidate a bot may be given: a
+#: decision simulates at most their product (10,000 flicks, minutes of CPU).
+MAX_CANDIDATES = 100
+MAX_SAMPLES = 100
 #: sd of the spin the bot's hand gives a flick, rad/s (the aim bot's).
 SPIN_SD = 2.0
 
@@ -124,6 +128,10 @@ class Weights:
         ability: value of the ability the flick earned, by kind: a second
             flick (Scout, General) is worth most, a Spy move to a gateway
             next, a pin moved or pulled least.
+
+    Raises:
+        ValueError: a weight that is not a finite number, or ``threat_mm``
+            not above 0.
     """
 
     damage: float = 1.0
@@ -139,6 +147,20 @@ class Weights:
             PendingKind.RING: 0.5,
         }
     )
+
+    def __post_init__(self) -> None:
+        values = {
+            "damage": self.damage,
+            "die": self.die,
+            "threat": self.threat,
+            "threat_mm": self.threat_mm,
+            **{f"ability[{k.value}]": v for k, v in self.ability.items()},
+        }
+        for name, v in values.items():
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise ValueError(f"search weights: {name} must be a finite number, got {v!r}")
+        if self.threat_mm <= 0.0:
+            raise ValueError(f"search weights: threat_mm must be above 0 mm, got {self.threat_mm}")
 
 
 def _threat(state: GameState, owner: int, points: list[Point], scale: float) -> float:
@@ -214,14 +236,17 @@ class SearchBot:
 
     Args:
         skill: the hand (a number in [0, 1] or a level), as the aim bot's.
-        candidates: most candidates tried per decision (>= 1).
-        samples: noisy plays per candidate on average (>= 1): a decision
-            simulates at most ``candidates * samples`` flicks, shared out by
-            successive halving (:meth:`rank`).
+        candidates: most candidates tried per decision
+            (1..:data:`MAX_CANDIDATES`).
+        samples: noisy plays per candidate (1..:data:`MAX_SAMPLES`): a
+            decision simulates at most ``candidates * samples`` flicks,
+            shared out by successive halving (:meth:`rank`) over however
+            many candidates the decision has (fewer get more plays each).
         weights: the outcome's scoring (:class:`Weights`).
 
     Raises:
-        ValueError: candidates or samples below 1; a bad skill.
+        ValueError: candidates or samples not a whole number in range;
+            weights not a :class:`Weights`; a bad skill.
     """
 
     name = "search"
@@ -233,10 +258,20 @@ class SearchBot:
         samples: int = DEFAULT_SAMPLES,
         weights: Weights | None = None,
     ) -> None:
-        if candidates < 1 or samples < 1:
-            raise ValueError(
-                f"search bot: candidates and samples must be >= 1, got {candidates} and {samples}"
-            )
+        for name, value, most in (
+            ("candidates", candidates, MAX_CANDIDATES),
+            ("samples", samples, MAX_SAMPLES),
+        ):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise ValueError(
+                    f"search bot: {name} must be a whole number, got {value!r} "
+                    f"({type(value).__name__})"
+                )
+            if not 1 <= value <= most:
+                raise ValueError(f"search bot: {name} must be in 1..{most}, got {value}")
+        if weights is not None and not isinstance(weights, Weights):
+            raise ValueError(f"search bot: weights must be a Weights, got {type(weights).__name__}")
+        candidates, samples = int(candidates), int(samples)
         self.aim = AimBot(skill)
         self.hand = self.aim.hand
         self.candidates_max = candidates

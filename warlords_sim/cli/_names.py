@@ -31,7 +31,7 @@ BOTS_HELP = (
     "aim: aims at a gateway with a table of measured launches (fast); "
     "random: flicks at random; search: plans each flick by playing candidates "
     "on copies of the game (stronger than aim; about 0.3 s of CPU a decision, "
-    "so a 2-player game takes about 15 s and a 4-player one minutes)"
+    "so a 2-player game takes about 16 s and a 4-player one minutes)"
 )
 #: The values of :class:`warlords_sim.physics.LaunchKind`, in its order.
 LAUNCH_KINDS: tuple[str, ...] = ("table", "low", "high", "siege")

@@ -26,7 +26,7 @@ ended) and the winner (the lowest total damage).
 \b
 Players sit at seats 0 bottom, 1 left, 2 top, 3 right (two players: 0 and
 2; three: 0, 1, 2, rotating each round, seat 3 walled). Bots: aim, random,
-search (plans on copies of the game: about 10 s of CPU per 2-player game).
+search (plans on copies of the game: about 16 s of CPU per 2-player game).
 
 \b
 Examples:

@@ -113,7 +113,7 @@ class _Seconds(click.FloatRange):
     show_default=True,
     metavar="BOT[,BOT...]",
     help=f"One bot for every seat, or one per player ({', '.join(BOTS)}; search is slow: "
-    "about 10 s of CPU per 2-player game).",
+    "about 16 s of CPU per 2-player game).",
 )
 @click.option(
     "--skill",

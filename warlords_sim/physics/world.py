@@ -25,7 +25,7 @@ Contract
   the caller's business, on the flick's inputs. Same inputs, same platform,
   same pymunk: bitwise the same results. Copies of one world
   (:meth:`World.copy`) continue bitwise identically to each other; a copy
-  follows its original to fractions of a millimetre, not bit for bit
+  follows its original closely, not bit for bit
   (see there).
 * The 2.5D model (design brief section 2): pymunk moves each die in the
   plane as a 16 mm square; Coulomb table friction comes from a PivotJoint and
@@ -1754,8 +1754,8 @@ class World:
         their contacts in another order, because the copy's spatial index is
         built afresh, not with this world's history (and a joint's
         accumulated impulse is not copied). Over a four-player aim game a
-        third of the actions then end apart by 0.014 mm at the median, never
-        with a die in another place (tests/test_rules_snapshot.py,
+        third of the actions then end apart by 0.02 mm at the median (at most
+        a few mm), never with a die in another place (tests/test_rules_snapshot.py,
         ``benchmarks/copies.py``)."""
         memo: dict[int, object] = {id(self.board): self.board}  # immutable: share it
         return copy.deepcopy(self, memo)

@@ -18,11 +18,14 @@ cached contacts (arbiters) with the space (tests/test_rules_snapshot.py
 checks digests flick by flick). Neither kind of copy follows the *original*
 bit for bit once three dice touch at once: pymunk rebuilds its spatial index
 in a copy, and may then meet the contacts in another order. The copy plays
-the same game up to fractions of a millimetre (the figures are in that
-test's saved case and printed by ``benchmarks/copies.py``).
+the same game, apart by hundredths of a millimetre at the median and a few
+millimetres at most, never with a die in another place (the figures are
+printed by ``benchmarks/copies.py``).
 
-A physics engine that cannot be pickled (the reference engine holds a
-compiled MuJoCo model) falls back to :meth:`GameState.copy` for each copy.
+A physics engine that cannot be pickled falls back to
+:meth:`GameState.copy` for each copy (both shipped engines pickle: the
+reference engine's snapshot carries its compiled MuJoCo model, about
+100 kB).
 """
 
 from __future__ import annotations
@@ -62,16 +65,21 @@ class Snapshot:
     Args:
         state: the state to freeze; later changes to it do not reach the
             snapshot.
+
+    Raises:
+        TypeError: ``state`` is not a :class:`GameState`.
     """
 
     def __init__(self, state: GameState) -> None:
+        if not isinstance(state, GameState):
+            raise TypeError(f"Snapshot needs a GameState, got {type(state).__name__}")
         self.config = state.config
         self._blob: bytes | None = None
         self._state: GameState | None = None
         buf = io.BytesIO()
         try:
             _Pickler(buf, state.config).dump(state)
-        except (pickle.PicklingError, TypeError, AttributeError):
+        except Exception:  # noqa: BLE001 - whatever an object's __reduce__ raises
             self._state = state.copy()
         else:
             self._blob = buf.getvalue()
