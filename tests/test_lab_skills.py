@@ -313,6 +313,26 @@ def test_a_folder_of_the_lab_before_skills_resumes_at_the_default_skill(
                        workers=1)  # fmt: skip
 
 
+def test_an_old_folder_resumed_on_an_edited_board_says_it_kept_no_sha256(
+    tmp_path: Path,
+) -> None:
+    """The lab before boards kept no SHA-256; resumed on another file named
+    standard, the message read "(SHA-256 None..., this file's ...)"."""
+    exp = Experiment((_short("standard"),), players=2, games=1, bots=("random", "random"))
+    run_experiment(exp, tmp_path / "old", workers=1, plots=False)
+    _as_version_1(tmp_path / "old")
+    edited = experiment_board(str(_board_copy(tmp_path, "standard", note="\n# edited\n")))
+    again = Experiment(exp.variants, 2, 2, exp.bots, board=edited)
+    with pytest.raises(ExperimentError) as e:
+        run_experiment(again, tmp_path / "old", workers=1, plots=False)
+    text = str(e.value)
+    assert "None" not in text and "did not record its board's SHA-256" in text, text
+    assert edited.sha256[:12] in text and edited.file in text
+    # the shipped board still resumes it
+    assert run_experiment(Experiment(exp.variants, 2, 2, exp.bots), tmp_path / "old",
+                          workers=1, plots=False).played == 1  # fmt: skip
+
+
 # ---------------------------------------------------------------- the command
 
 

@@ -3,7 +3,8 @@ processes: a plain ``kill`` (SIGTERM, as ``timeout`` and job schedulers send)
 ends ``warlords-sim variants`` as cleanly as Ctrl-C (games kept, summary
 written, no process left behind, exit 143); after ``kill -9`` of the command
 its worker processes and the multiprocessing resource tracker exit on their
-own within seconds; a ``--dask`` address where no scheduler answers ends
+own within seconds; a second run into the same ``--out`` ends at once naming
+the first one's pid; a ``--dask`` address where no scheduler answers ends
 within ``--dask-timeout`` with one line and exit 2.
 
 Before the fix a plain kill wrote no summary and, like kill -9, left both
@@ -148,6 +149,58 @@ def test_workers_exit_after_kill_9_of_the_command(tmp_path: Path, reap: list[int
     took = _wait_gone(kids, 10.0)
     assert took <= 10.0, [p for p in kids if _running(p)]
     assert len(read_rows(csv)) >= 2  # what was kept stays readable
+
+
+def test_a_second_run_into_the_same_folder_is_refused_while_the_first_runs(
+    tmp_path: Path, reap: list[int]
+) -> None:
+    """Two runs into one --out at once wrote one games.csv together
+    (duplicate games, the settings of one and the games of the other, wrong
+    statistics). The second now ends at once, exit 2, naming the first's
+    pid; killed outright (kill -9), the first leaves its lock behind with
+    nothing locked, and the folder resumes."""
+    rules = tmp_path / "short.toml"
+    rules.write_text("rounds = 1\n")
+    out = tmp_path / "lab"
+    args = [*CLI, "--players", "2", "--rules", str(rules), "--workers", "1", "--out", str(out)]
+    with (tmp_path / "err.txt").open("wb") as e:
+        first = subprocess.Popen(
+            [*args, "--games", "5000", "--json"],
+            stdout=subprocess.DEVNULL,
+            stderr=e,
+            start_new_session=True,
+        )
+    reap.append(first.pid)
+    csv = out / "games.csv"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and first.poll() is None:
+        if csv.exists() and len(csv.read_text().splitlines()) >= 2:  # header + a game
+            break
+        time.sleep(0.02)
+    assert first.poll() is None, (tmp_path / "err.txt").read_text()
+    second = subprocess.run(
+        [*args, "--games", "5000"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert second.returncode == 2, second.stderr
+    assert second.stderr.strip().splitlines() == [
+        f"warlords-sim: error: --out {out}: the folder is in use by another variants run "
+        f"(pid {first.pid}); wait for it to finish or use another --out"
+    ]
+    assert first.poll() is None  # the first was not disturbed
+    first.kill()
+    first.wait(timeout=10)
+    kept = read_rows(csv)
+    third = subprocess.run(
+        [*args, "--games", str(len(kept) + 1), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert third.returncode == 0, third.stderr
+    rows = read_rows(csv)
+    assert [r["index"] for r in rows] == list(range(len(kept) + 1))  # each game once
+    assert json.loads(third.stdout)["variants"][0]["games"] == len(kept) + 1
 
 
 @contextmanager

@@ -121,6 +121,36 @@ def test_branch_without_bots_writes_the_prefix(game_file: Path, tmp_path: Path) 
     assert rebuild(rep).game.state.flicks <= 10
 
 
+def test_branch_options_that_would_be_ignored_are_refused(game_file: Path, tmp_path: Path) -> None:
+    """``--skill`` without ``--bots`` rewrote the branch's header skill though
+    the recording's bots stayed; ``--verify`` accepted ``--bots`` and
+    ``--skill`` and ignored them; a branch without ``--bots`` dropped the
+    recording's skill from its header (``play --resume`` then played 0.7)."""
+    objs = lines(game_file)
+    objs[0]["skill"] = "expert"
+    write_lines(game_file, objs)
+    new = tmp_path / "b.jsonl"
+    for args, message in (
+        (["--until", 5, "--branch", new, "--skill", "novice"], "--skill needs --bots"),
+        (["--verify", "--bots", "aim"], "--bots has no effect with --verify"),
+        (["--verify", "--skill", "club"], "--skill has no effect with --verify"),
+        (["--until", 5, "--branch", new, "--json"], "--json needs --verify"),
+        (["--until", 5, "--branch", new, "--bots", "aim,"], "--bots: an empty item in 'aim,'"),
+    ):
+        res = run("replay", game_file, *args)
+        err = res.stderr.strip().splitlines()
+        assert res.exit_code == 2 and len(err) == 1 and message in err[0], (args, res.stderr)
+        assert not new.exists()
+    assert run("replay", game_file, "--until", 5, "--branch", new).exit_code == 0
+    assert load_replay(new).header.skill == "expert"  # the recording's bots, and their skill
+    other = tmp_path / "c.jsonl"
+    res = run("replay", game_file, "--until", 5, "--branch", other, "--bots", "RANDOM",
+              "--skill", "novice")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    branched = load_replay(other).header
+    assert branched.bots == ["random", "random"] and branched.skill == "novice"
+
+
 def test_rebuild_gives_the_state_after_the_prefix(game_file: Path) -> None:
     rep = load_replay(game_file)
     rb = rebuild(rep, 40)

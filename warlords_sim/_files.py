@@ -1,4 +1,5 @@
-"""Reading an input file safely: a regular file, a bounded size, bounded TOML and JSON.
+"""Reading an input file safely (a regular file, a bounded size, bounded
+TOML and JSON), and replacing a file whole.
 
 Every reader of a user's file (a board, house rules, a fidelity scenario
 file, a replay, a lab folder's settings) goes through here, so a hostile
@@ -18,6 +19,12 @@ file is refused in one line instead of a hang or a traceback:
   out (Python refuses to convert more than 4300 digits; no field needs
   more than 20): it is read as a :class:`LongNumber` that the caller
   reports with the field's name (:func:`find_long_number`).
+
+Writing: :func:`temp_sibling` makes a new hidden file next to a target,
+its name unique (:func:`tempfile.mkstemp`: two processes writing the same
+target never share one), and :func:`replace_text` fills one and moves it
+over the target with :func:`os.replace`, so a reader sees the old file or
+the new one, never a part.
 
 This module imports nothing of the package: every layer may use it.
 Errors are :class:`FileProblem` without the file name; the caller adds the
@@ -44,6 +51,8 @@ __all__ = [
     "parse_json",
     "parse_toml",
     "read_regular",
+    "replace_text",
+    "temp_sibling",
 ]
 
 #: A dotted key (``a.b.c = 1``) or table name of more parts is refused.
@@ -183,3 +192,39 @@ def find_long_number(obj: Any, where: str = "") -> str | None:
             continue
         stack.extend(reversed(items))
     return None
+
+
+def temp_sibling(target: Path) -> Path:
+    """A new, empty, hidden file next to ``target``
+    (``.STEM.XXXXXXXX.partial.SUFFIX``, the name unique), with the mode any
+    new file gets (0666 less the umask), not :func:`tempfile.mkstemp`'s 0600.
+
+    Raises:
+        OSError: it cannot be created.
+    """
+    import tempfile
+
+    fd, name = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.stem}.", suffix=f".partial{target.suffix}"
+    )
+    os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(name, 0o666 & ~umask)
+    return Path(name)
+
+
+def replace_text(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` whole: into a :func:`temp_sibling`,
+    then moved over ``path`` (:func:`os.replace`); on any error the
+    temporary file is removed and ``path`` is as it was.
+
+    Raises:
+        OSError: the folder cannot be written.
+    """
+    tmp = temp_sibling(path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)

@@ -71,6 +71,7 @@ __all__ = [
     "default_pins",
     "load_board",
     "notch_wall",
+    "known_boards",
     "resolve_board_path",
     "rotate_to_seat",
     "seat_pins",
@@ -610,14 +611,24 @@ class _BoardFile(msgspec.Struct, forbid_unknown_fields=True):
     description: Annotated[str, _m("a text of at most 10000 characters", max_length=10_000)] = ""
 
 
+def known_boards() -> list[str]:
+    """The names of the shipped boards (``boards/*.toml``), sorted."""
+    return sorted(f.stem for f in BOARDS_DIR.glob("*.toml"))
+
+
 def resolve_board_path(name_or_path: str | Path) -> Path:
     """Find a board file: an existing path, else ``boards/NAME.toml``.
 
     Raises:
-        BoardError: neither exists; the message lists the shipped boards.
+        BoardError: empty, or neither exists; the message lists the shipped boards.
     """
     p = Path(name_or_path)
     text = str(name_or_path)
+    if not text.strip():  # Path("") is the current folder
+        raise BoardError(
+            f"empty board name: expected a board of boards/ ({', '.join(known_boards())}) "
+            "or a path to a board .toml file"
+        )
     if p.is_dir():
         raise BoardError(f"{p}: is a folder, not a board file")
     if p.is_file():
@@ -629,7 +640,7 @@ def resolve_board_path(name_or_path: str | Path) -> Path:
     candidate = BOARDS_DIR / f"{name_or_path}.toml"
     if candidate.is_file():
         return candidate
-    known = ", ".join(sorted(f.stem for f in BOARDS_DIR.glob("*.toml"))) or "none"
+    known = ", ".join(known_boards()) or "none"
     raise BoardError(
         f"unknown board {str(name_or_path)!r}: not a file and not in {BOARDS_DIR} "
         f"(known boards: {known})"

@@ -10,6 +10,7 @@ documents their numbers and sources).
 """
 
 from warlords_sim.bots.aim import AimBot, launch_table_warmup
+from warlords_sim.bots.names import BOTS, parse_bot_names
 from warlords_sim.bots.play import GameRecord, play_game
 from warlords_sim.bots.policy import Hand, Policy
 from warlords_sim.bots.random_bot import RandomBot
@@ -40,14 +41,12 @@ __all__ = [
     "as_skill",
     "launch_table_warmup",
     "make_bot",
+    "parse_bot_names",
     "parse_skill",
     "play_game",
     "skill_label",
     "skill_noise",
 ]
-
-#: Names of the built-in bots.
-BOTS = ("aim", "random", "search")
 
 
 def make_bot(name: str, skill: float | str | SkillLevel = 0.7) -> Policy:

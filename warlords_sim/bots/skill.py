@@ -182,11 +182,18 @@ def as_skill(value: float | str | SkillLevel) -> Skill:
         raise ValueError(f"skill must be {_EXPECTED}, got {value!r}")
     if not 0.0 <= value <= 1.0:  # also refuses nan
         raise ValueError(f"skill must be in [0, 1], got {value}; expected {_EXPECTED}")
-    return value
+    return _no_negative_zero(value)
+
+
+def _no_negative_zero(value: float) -> float:
+    """``-0.0`` as ``0.0`` (the same hand: a label, a seed or a replay header
+    must not tell them apart); any other number unchanged."""
+    return 0.0 if value == 0.0 and math.copysign(1.0, value) < 0.0 else value
 
 
 def parse_skill(text: str) -> Skill:
-    """A skill from text: a level name (any case) or a number in [0, 1].
+    """A skill from text: a level name (any case) or a number in [0, 1]
+    (``-0`` is read as 0: the same skill, the same label and seeds).
 
     Raises:
         ValueError: neither; the message quotes the text and names the choices.
@@ -202,7 +209,7 @@ def parse_skill(text: str) -> Skill:
         ) from None
     if not 0.0 <= value <= 1.0:  # also refuses nan
         raise ValueError(f"{t} is outside [0, 1]; expected {_EXPECTED}")
-    return value
+    return _no_negative_zero(value)
 
 
 def skill_noise(skill: Skill) -> HandNoise:
@@ -220,5 +227,16 @@ def skill_noise(skill: Skill) -> HandNoise:
 
 
 def skill_label(skill: Skill) -> str:
-    """How a skill is shown: ``"club"``, or a number as ``0.7``."""
-    return skill.value if isinstance(skill, SkillLevel) else f"{skill:g}"
+    """How a skill is shown, and what the lab's seeds and duplicate checks
+    use: a level by its name (``"club"``), a number exactly, in the fewest
+    digits that give it back: ``0.7``, ``1``, ``0.3000001`` (``%g`` where
+    that is exact, the shortest round-trip ``repr`` otherwise; ``-0`` as
+    ``0``). Two different numbers never share a label, and a number that
+    ``%g`` shows exactly keeps the label (and the lab its seeds) it had
+    when labels were ``%g``, 6 significant digits.
+    """
+    if isinstance(skill, SkillLevel):
+        return skill.value
+    value = _no_negative_zero(skill)
+    short = f"{value:g}"
+    return short if float(short) == value else repr(float(value))

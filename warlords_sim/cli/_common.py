@@ -25,6 +25,7 @@ __all__ = [
     "EXIT_USAGE",
     "PROG",
     "board_option",
+    "check_board_name",
     "expected_errors",
     "fail",
     "load_board_or_fail",
@@ -70,10 +71,24 @@ def fail(msg: object) -> NoReturn:
     raise click.exceptions.Exit(EXIT_USAGE)
 
 
-def load_board_or_fail(name_or_path: str) -> Board:
-    """:func:`warlords_sim.board.load_board`, turning a BoardError into :func:`fail`."""
+def check_board_name(value: str, option: str = "--board") -> None:
+    """An empty board name or path ends the command: ``OPTION: empty; expected ...``
+    (a path ``""`` would be the current folder)."""
+    if not value.strip():
+        from warlords_sim.board import known_boards
+
+        fail(
+            f"{option}: empty; expected a board name ({', '.join(known_boards())}) "
+            "or a path to a board .toml file"
+        )
+
+
+def load_board_or_fail(name_or_path: str, option: str = "--board") -> Board:
+    """:func:`warlords_sim.board.load_board`, turning a BoardError into
+    :func:`fail` (an empty ``name_or_path`` named as ``option``)."""
     from warlords_sim.board import BoardError, load_board
 
+    check_board_name(name_or_path, option)
     try:
         return load_board(name_or_path)
     except BoardError as e:
@@ -112,6 +127,7 @@ def load_game_config(
     from warlords_sim.board import load_board
     from warlords_sim.rules import GameConfig, HouseRules, HouseRulesError, load_house_rules
 
+    check_board_name(board)
     the_board = load_board(board)
     rules = load_house_rules(rules_file) if rules_file else HouseRules()
     if variant is not None:

@@ -31,7 +31,8 @@ goes through this module:
   (``platformdirs.user_data_dir``; ``$WARLORDS_SIM_DATA_DIR`` overrides it),
   never the current directory.
 
-Imports click at load time; tempfile, datetime and platformdirs when first used.
+Imports click at load time; tempfile, datetime and platformdirs when first used
+(the temporary file is :func:`warlords_sim._files.temp_sibling`'s).
 """
 
 from __future__ import annotations
@@ -127,19 +128,10 @@ def saving(path: str | os.PathLike[str], option: str, force: bool) -> Iterator[P
             appeared at ``path`` while the command ran.
         OSError: the temporary file cannot be created or moved.
     """
-    import tempfile  # loaded when a file is written, not for every --help
+    from warlords_sim._files import temp_sibling
 
     target = Path(path)
-    fd, name = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.stem}.", suffix=f".partial{target.suffix}"
-    )
-    os.close(fd)
-    # mkstemp makes the file private (0600): give it the mode any new file
-    # gets here (0666 less the umask), as the recordings and lab files have
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(name, 0o666 & ~umask)
-    tmp = Path(name)
+    tmp = temp_sibling(target)  # a unique name, the mode of any new file
     try:
         yield tmp
         if force:

@@ -143,7 +143,7 @@ def board(
     """
     if png is not None:
         require_extra("render", "board --png")
-    b = load_board_or_fail(name_or_path)
+    b = load_board_or_fail(name_or_path, "NAME|PATH")
     seats = castle_seats_for(players)
     if png is not None:
         from warlords_sim.plotting import save_board_png

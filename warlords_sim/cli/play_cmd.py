@@ -136,7 +136,7 @@ def _skill_option(ctx: click.Context, param: click.Parameter, value: str) -> Ski
 )
 @click.option(
     "--bot",
-    type=click.Choice(list(BOTS)),
+    type=click.Choice(list(BOTS), case_sensitive=False),
     default="aim",
     show_default=True,
     help=f"The bot that plays the --bots seats. {BOTS_HELP}.",

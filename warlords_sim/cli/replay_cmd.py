@@ -68,12 +68,13 @@ def _load(path: str) -> Replay:
 
 
 def _bots(text: str, players: int) -> list[str]:
-    names = [b.strip() for b in text.split(",") if b.strip()]
-    if len(names) == 1:
-        names *= players
-    if len(names) != players:
-        fail(f"--bots: expected 1 or {players} comma-separated names, got {len(names)}")
-    return names
+    """``--bots``: one name per player (:func:`warlords_sim.bots.parse_bot_names`)."""
+    from warlords_sim.bots import parse_bot_names
+
+    try:
+        return list(parse_bot_names(text, players))
+    except ValueError as e:
+        fail(e)
 
 
 @click.command("replay", help=_HELP)
@@ -124,8 +125,20 @@ def replay(
         check_output(branch_to, "--branch", force)
     if branch_to is None and not do_verify:
         for opt, value in (("--json", as_json), ("--bots", bots), ("--skill", skill)):
-            if value:
+            if value is not None and value is not False:
                 fail(f"{opt} needs --verify or --branch NEW")
+    if do_verify:  # verify re-simulates the recorded actions: no bot plays
+        for opt, value in (("--bots", bots), ("--skill", skill)):
+            if value is not None:
+                fail(f"{opt} has no effect with --verify (it re-simulates the recorded actions)")
+    if branch_to is not None:
+        if as_json:
+            fail("--json needs --verify (--branch prints one line)")
+        if skill is not None and bots is None:
+            fail(
+                "--skill needs --bots: the branch's skill is that of the bots that continue "
+                "it (without --bots, nobody plays on and the recording's skill stays)"
+            )
     if until is not None and until < 0:
         fail(f"--until must be >= 0, got {until}")
     board = load_board_or_fail(board_name) if board_name is not None else None
@@ -261,7 +274,8 @@ def _branch(
     n = len(rep.actions) if until is None else until
     names = list(h.bots)
     policies = None
-    skill: Skill | str | None = None
+    # without --bots the recording's bots stay in the header, and so does their skill
+    skill: Skill | str | None = h.skill
     if skill_text is not None:
         try:
             skill = parse_skill(skill_text)
@@ -271,7 +285,7 @@ def _branch(
         if h.mode != "game":
             fail("--bots: a sandbox replay has no players to continue with")
         names = _bots(bots, h.players)
-        s = skill if skill is not None else (h.skill if h.skill is not None else 0.7)
+        s = skill if skill is not None else 0.7
         try:
             policies = [make_bot(b, s) for b in names]
         except ValueError as e:

@@ -182,7 +182,7 @@ def simulate(
     force: bool,
 ) -> None:
     from warlords_sim.board import BoardError
-    from warlords_sim.bots import make_bot, play_game
+    from warlords_sim.bots import make_bot, parse_bot_names, play_game
     from warlords_sim.physics import WorldError
     from warlords_sim.rules import HouseRulesError
     from warlords_sim.rules.physics_port import make_world
@@ -190,13 +190,7 @@ def simulate(
     try:
         skill = parse_skill(skill_text)
         config = load_game_config(board, rules_file, variant, players)
-        names = [b.strip() for b in bots.split(",") if b.strip()]
-        if len(names) == 1:
-            names *= players
-        if len(names) != players:
-            raise ValueError(
-                f"--bots: expected 1 or {players} comma-separated names, got {len(names)}"
-            )
+        names = list(parse_bot_names(bots, players))
         try:
             policies = [make_bot(n, skill) for n in names]
         except ValueError as e:

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from warlords_sim.cli._common import fail
+from warlords_sim.cli._common import check_board_name, fail
 from warlords_sim.cli._names import BOTS
 from warlords_sim.cli._outputs import exists_message
 from warlords_sim.cli._signals import sigterm_as_interrupt
@@ -37,6 +37,8 @@ skill) cell; every metric is shown per variant and skill, each variant
 tested against the first variant at the same skill, and with --out
 DIR/skills.png plots each variant's effect on damage and eliminations
 against skill. --skill S is the same as --skills S (give one of the two).
+A number is shown and seeded exactly (0.3000001 is not 0.3; -0 is 0).
+Variants x skills x --games is at most 10000000 games.
 
 \b
 --board NAME|PATH plays on a board of boards/ or a board TOML file (as
@@ -60,7 +62,9 @@ or SIGTERM (kill, timeout, a job scheduler) stops cleanly: the games in
 hand are finished, every finished game is kept, summary.json is written
 from them, and the exit status is 130 (Ctrl-C) or 143 (SIGTERM); the same
 command again resumes. If this process is killed outright (kill -9), its
-worker processes notice and exit within a second. A DIR without
+worker processes notice and exit within a second. One run at a time uses
+a DIR (it holds DIR/.lock): a second one fails at once, naming the first
+one's pid. A DIR without
 experiment.json that holds a summary.json or a plot is not written into
 without --force (a DIR with one is this command's: its summary and plots are
 drawn again from its games).
@@ -112,8 +116,8 @@ class _Seconds(click.FloatRange):
     default="aim",
     show_default=True,
     metavar="BOT[,BOT...]",
-    help=f"One bot for every seat, or one per player ({', '.join(BOTS)}; search is slow: "
-    "about 16 s of CPU per 2-player game).",
+    help=f"One bot for every seat, or one per player ({', '.join(BOTS)}, any case; search is "
+    "slow: about 16 s of CPU per 2-player game).",
 )
 @click.option(
     "--skill",
@@ -205,6 +209,7 @@ def variants(
     from warlords_sim.experiments.report import print_table
     from warlords_sim.rules.errors import HouseRulesError
 
+    check_board_name(board)
     if out is not None:
         _check_out_dir(out, force)
     try:
@@ -247,6 +252,14 @@ def variants(
         where = f"--out {out}: " if out is not None and e.filename is not None else ""
         fail(f"{where}{e.strerror or e}" + (f": {e.filename}" if e.filename else ""))
 
+    if result.uncounted:  # only a folder's games.csv (files[0]) can hold them
+        csv_path = result.files[0] if result.files else "games.csv"
+        click.echo(
+            f"note: {result.uncounted} games in {csv_path} have skill labels of an "
+            "older warlords-sim (-0, or a number cut to 6 digits; labels and seeds are now "
+            "exact): kept in the file, not counted",
+            err=True,
+        )
     if as_json:
         click.echo(json.dumps(result.summary, indent=2))
     else:

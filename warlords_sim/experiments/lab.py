@@ -13,11 +13,17 @@ the same skill.
 
 The summary is always computed from the rows as stored in ``games.csv`` (read
 back), so a run stopped with Ctrl-C and resumed gives exactly the summary of
-an uninterrupted one.
+an uninterrupted one. A run holds the folder's lock from before it reads the
+folder until its plots are written (:func:`~.store.lock_folder`): a second
+run into the same folder meanwhile fails at once.
+
+The games' specs are made one at a time as workers become free
+(:meth:`~.specs.Experiment.iter_specs`), never all at once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +34,7 @@ from rich.console import Console
 from warlords_sim.experiments.report import write_summary
 from warlords_sim.experiments.runner import DASK_TIMEOUT, connect_dask, run_games
 from warlords_sim.experiments.specs import Experiment
-from warlords_sim.experiments.store import GameStore, read_rows
+from warlords_sim.experiments.store import GameStore, lock_folder, read_rows
 from warlords_sim.experiments.worker import Row
 
 __all__ = ["ExperimentResult", "build_summary", "run_experiment"]
@@ -44,6 +50,11 @@ class ExperimentResult:
         played: games played by this run (the others were resumed).
         interrupted: stopped by Ctrl-C before every game was played.
         files: files written (games.csv, summary.json, plots).
+        uncounted: games of the experiment's variants in games.csv whose
+            skill label is none of this run's: labelled by an older
+            warlords-sim (``-0``, or a number cut to 6 significant digits,
+            at the same skills: labels and seeds are now exact), kept in
+            the file but not counted.
     """
 
     summary: dict[str, Any]
@@ -51,6 +62,7 @@ class ExperimentResult:
     played: int
     interrupted: bool
     files: list[Path] = field(default_factory=list)
+    uncounted: int = 0
 
 
 def build_summary(exp: Experiment, rows: list[Row], complete: bool) -> dict[str, Any]:
@@ -136,8 +148,8 @@ def run_experiment(
         plots: write the PNG plots (with ``out``).
 
     Raises:
-        ExperimentError: ``out`` holds games of other settings, bad workers or
-            dask address.
+        ExperimentError: ``out`` holds games of other settings, or another
+            run is using it; bad workers or dask address.
         GameFailedError: a game raised (a bug).
         OSError: ``out`` cannot be written.
     """
@@ -163,16 +175,30 @@ def _run(
     console: Console | None,
     plots: bool,
 ) -> ExperimentResult:
+    with lock_folder(out) if out is not None else contextlib.nullcontext():
+        return _run_locked(exp, out, workers, client, progress, console, plots)
+
+
+def _run_locked(
+    exp: Experiment,
+    out: str | Path | None,
+    workers: int | None,
+    client: Any,
+    progress: bool,
+    console: Console | None,
+    plots: bool,
+) -> ExperimentResult:
     store = GameStore(out)
     files: list[Path] = []
     with store:
         done_rows = store.open(exp.settings())
         done = {(r["variant"], r["skill"], r["index"]) for r in done_rows}
-        specs = exp.specs(done)
+        missing = exp.missing(done)
+        specs = exp.iter_specs(done)
         total = exp.games * len(exp.variants) * len(exp.skills)
         played = 0
         interrupted = False
-        bar, task = _progress(console, total, total - len(specs)) if progress else (None, None)
+        bar, task = _progress(console, total, total - missing) if progress else (None, None)
         start = time.perf_counter()
 
         def on_row(row: Row) -> None:
@@ -197,11 +223,13 @@ def _run(
         files.append(csv_path)
     names = set(exp.names)
     labels = set(exp.skill_labels)
+    stored = read_rows(csv_path) if csv_path is not None else store.rows
     rows = [
         r
-        for r in (read_rows(csv_path) if csv_path is not None else store.rows)
+        for r in stored
         if r["variant"] in names and r["skill"] in labels and r["index"] < exp.games
     ]
+    uncounted = sum(1 for r in stored if r["variant"] in names and r["skill"] not in labels)
     summary = build_summary(exp, rows, complete=not interrupted)
     if store.directory is not None:
         files.append(write_summary(summary, store.directory))
@@ -209,4 +237,4 @@ def _run(
             from warlords_sim.experiments.plots import save_plots  # matplotlib: not in workers
 
             files += save_plots(summary, rows, store.directory)
-    return ExperimentResult(summary, rows, played, interrupted, files)
+    return ExperimentResult(summary, rows, played, interrupted, files, uncounted)

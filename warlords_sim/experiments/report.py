@@ -16,6 +16,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from warlords_sim._files import replace_text
+
 __all__ = [
     "CAPTION",
     "DAMAGE_PNG",
@@ -159,9 +161,8 @@ def print_table(summary: dict[str, Any], console: Console | None = None) -> None
 
 
 def write_summary(summary: dict[str, Any], directory: Path) -> Path:
-    """Write ``DIR/summary.json`` (atomically: a temporary file, then renamed)."""
+    """Write ``DIR/summary.json`` whole (:func:`warlords_sim._files.replace_text`:
+    a temporary file of a unique name, then renamed)."""
     path = directory / SUMMARY_JSON
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    replace_text(path, json.dumps(summary, indent=2) + "\n")
     return path

@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import itertools
 import multiprocessing
 import os
 import signal
 import socket
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import (
     FIRST_COMPLETED,
     Future,
@@ -96,7 +97,7 @@ def _worker_init() -> None:
         ).start()
 
 
-def _run_here(specs: Sequence[GameSpec], on_row: Callable[[Row], None]) -> None:
+def _run_here(specs: Iterable[GameSpec], on_row: Callable[[Row], None]) -> None:
     for spec in specs:
         try:
             row = play(spec)
@@ -105,7 +106,7 @@ def _run_here(specs: Sequence[GameSpec], on_row: Callable[[Row], None]) -> None:
         on_row(row)
 
 
-def _run_pool(specs: Sequence[GameSpec], on_row: Callable[[Row], None], workers: int) -> None:
+def _run_pool(specs: Iterator[GameSpec], on_row: Callable[[Row], None], workers: int) -> None:
     ctx = multiprocessing.get_context("spawn")  # no fork of a threaded process
     ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init)
     todo: dict[Future[Row], GameSpec] = {}
@@ -120,7 +121,7 @@ def _run_pool(specs: Sequence[GameSpec], on_row: Callable[[Row], None], workers:
                 raise _failed(spec, e) from e
             on_row(f.result())
 
-    waiting = iter(specs)
+    waiting = specs
 
     def top_up() -> None:
         # one game per worker in flight: the executor hands a worker's next
@@ -272,9 +273,9 @@ def connect_dask(
         raise ExperimentError(f"--dask: cannot reach a dask scheduler at {address}: {e}") from e
 
 
-def _run_dask(specs: Sequence[GameSpec], on_row: Callable[[Row], None], client: Any) -> None:
+def _run_dask(specs: list[GameSpec], on_row: Callable[[Row], None], client: Any) -> None:
     as_completed = _distributed().as_completed
-    futures = client.map(play, list(specs), pure=False)
+    futures = client.map(play, specs, pure=False)
     by_key = {f.key: s for f, s in zip(futures, specs, strict=True)}
     try:
         for f in as_completed(futures):
@@ -288,7 +289,7 @@ def _run_dask(specs: Sequence[GameSpec], on_row: Callable[[Row], None], client: 
 
 
 def run_games(
-    specs: Sequence[GameSpec],
+    specs: Iterable[GameSpec],
     on_row: Callable[[Row], None],
     *,
     workers: int | None = None,
@@ -299,7 +300,8 @@ def run_games(
     """Play every spec and call ``on_row`` with each finished game's row.
 
     Args:
-        specs: the games.
+        specs: the games: a list, or an iterator whose specs are made as
+            local workers become free (dask is handed them all at once).
         on_row: called in this process as each game finishes.
         workers: local worker processes (default: all cores); 1 plays in this
             process. With ``dask="local"``: the LocalCluster's workers.
@@ -316,21 +318,28 @@ def run_games(
     n = default_workers() if workers is None else workers
     if n < 1:
         raise ExperimentError(f"--workers: expected at least 1, got {n}")
-    if not specs:
-        return
     if client is not None:
-        _run_dask(specs, on_row, client)
+        every = list(specs)
+        if every:
+            _run_dask(every, on_row, client)
         return
     if dask is not None:
+        every = list(specs)
+        if not every:
+            return
         the_client, cluster = connect_dask(dask, n, dask_timeout)
         try:
-            _run_dask(specs, on_row, the_client)
+            _run_dask(every, on_row, the_client)
         finally:
             the_client.close()
             if cluster is not None:
                 cluster.close()
         return
-    if n == 1 or len(specs) == 1:
-        _run_here(specs, on_row)
+    it = iter(specs)
+    first = list(itertools.islice(it, n))  # at most one game per worker made ahead
+    if not first:
+        return
+    if n == 1 or len(first) == 1:
+        _run_here(itertools.chain(first, it), on_row)
     else:
-        _run_pool(specs, on_row, min(n, len(specs)))
+        _run_pool(itertools.chain(first, it), on_row, min(n, len(first)))

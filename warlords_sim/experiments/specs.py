@@ -17,7 +17,7 @@ vary the skill, and lab folders made then still resume.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
@@ -32,7 +32,7 @@ from warlords_sim.board import (
     board_from_bytes,
     resolve_board_path,
 )
-from warlords_sim.bots import BOTS
+from warlords_sim.bots.names import BOTS, parse_bot_names
 from warlords_sim.bots.skill import Skill, SkillLevel, as_skill, parse_skill, skill_label
 from warlords_sim.rules.errors import HouseRulesError
 from warlords_sim.rules.house_rules import HouseRules, load_house_rules
@@ -57,7 +57,9 @@ __all__ = [
 
 #: The built-in variants: the rulebook's wall variants.
 BUILTIN_VARIANTS = ("standard", "wall1", "wall2")
-#: Most games per variant one experiment plays.
+#: Most games per cell (variant, skill), and most games of the whole grid
+#: (variants x skills x games): every game is a row kept in memory for the
+#: summary, and 10 million games are weeks of CPU already (0.2 s a 2-player game).
 MAX_GAMES = 10_000_000
 #: The skill of an experiment given none (``--skill``'s default): its games
 #: keep the seeds of the lab before skills (settings version 1).
@@ -237,8 +239,9 @@ class Experiment:
 
     Raises:
         ExperimentError: no variants or two with one name, players or games
-            out of range, unknown bots or not one per player, no skills, a
-            skill not a level nor a number in [0, 1], two skills shown alike.
+            out of range, more than :data:`MAX_GAMES` games in the whole
+            grid, unknown bots or not one per player, no skills, a skill not
+            a level nor a number in [0, 1], one skill given twice.
     """
 
     variants: tuple[Variant, ...]
@@ -269,9 +272,7 @@ class Experiment:
             )
         for b in self.bots:
             if b not in BOTS:
-                raise ExperimentError(
-                    f"--bots: unknown bot {b!r}; expected one of {', '.join(BOTS)}"
-                )
+                raise ExperimentError(f"--bots: unknown bot {b!r} (known: {', '.join(BOTS)})")
         if not self.skills:
             raise ExperimentError("--skills: expected at least one skill")
         checked: list[Skill] = []
@@ -285,6 +286,13 @@ class Experiment:
         for label in labels:
             if labels.count(label) > 1:
                 raise ExperimentError(f"--skills: {label} is given twice")
+        total = self.games * len(self.variants) * len(self.skills)
+        if total > MAX_GAMES:
+            raise ExperimentError(
+                f"--games {self.games} x {len(self.variants)} variants x {len(self.skills)} "
+                f"skills is {total} games; expected at most {MAX_GAMES} in one experiment "
+                "(fewer --games, variants or skills)"
+            )
         for v in self.variants:
             if not 0 <= v.rules.first_player < self.players:
                 what = v.source if v.source != "built-in" else f"variant {v.name!r}"
@@ -295,11 +303,17 @@ class Experiment:
 
     @staticmethod
     def parse_bots(text: str, players: int) -> tuple[str, ...]:
-        """``"aim"`` (every seat) or ``"aim,random,..."`` (one per player)."""
-        names = [b.strip() for b in text.split(",") if b.strip()]
-        if len(names) == 1:
-            names *= players
-        return tuple(names)
+        """``"aim"`` (every seat) or ``"aim,random,..."`` (one per player),
+        as :func:`~warlords_sim.bots.parse_bot_names` reads them.
+
+        Raises:
+            ExperimentError: an empty item, an unknown bot, not 1 or
+                ``players`` names.
+        """
+        try:
+            return parse_bot_names(text, players)
+        except ValueError as e:
+            raise ExperimentError(str(e)) from None
 
     @property
     def names(self) -> list[str]:
@@ -325,15 +339,28 @@ class Experiment:
     def specs(self, skip: set[tuple[str, str, int]] | None = None) -> list[GameSpec]:
         """Every game's spec, interleaved (game 0 of each cell, then game 1,
         ...) so that a stopped run has every cell about equally far; games
-        whose (variant, skill label, index) is in ``skip`` are left out."""
+        whose (variant, skill label, index) is in ``skip`` are left out.
+        A list: :meth:`iter_specs` makes them one at a time."""
+        return list(self.iter_specs(skip))
+
+    def iter_specs(self, skip: set[tuple[str, str, int]] | None = None) -> Iterator[GameSpec]:
+        """:meth:`specs` one at a time, each made when it is asked for (a
+        spec is about 1 kB: a large experiment's are never all in memory)."""
         skip = skip or set()
-        return [
-            self.spec(v, i, sk)
-            for i in range(self.games)
-            for sk, label in zip(self.skills, self.skill_labels, strict=True)
-            for v in self.variants
-            if (v.name, label, i) not in skip
-        ]
+        cells = list(zip(self.skills, self.skill_labels, strict=True))
+        for i in range(self.games):
+            for sk, label in cells:
+                for v in self.variants:
+                    if (v.name, label, i) not in skip:
+                        yield self.spec(v, i, sk)
+
+    def missing(self, done: set[tuple[str, str, int]]) -> int:
+        """How many games of the grid are not in ``done`` (keys (variant,
+        skill label, index); keys of other cells or beyond ``games`` do not count)."""
+        names = set(self.names)
+        labels = set(self.skill_labels)
+        have = sum(1 for n, k, i in done if n in names and k in labels and 0 <= i < self.games)
+        return self.games * len(self.variants) * len(self.skills) - have
 
     def settings(self) -> dict[str, Any]:
         """What makes a game's outcome (all but the number of games), as stored
@@ -359,7 +386,7 @@ def _labels(skills: object, limit: int = 120) -> str:
         if isinstance(s, str):
             return s
         if isinstance(s, int | float) and not isinstance(s, bool):
-            return f"{s:g}"
+            return skill_label(s)
         return repr(s)
 
     text = ",".join(one(s) for s in skills[:20]) if isinstance(skills, list) else repr(skills)
@@ -422,6 +449,14 @@ def check_resumable(stored: dict[str, Any], current: dict[str, Any], where: str)
             f"{where} holds games played on board {_labels([stored.get('board')])!r}, not "
             f"{current.get('board')!r}; use another --out (or the same --board) to resume"
         )
+    if stored.get("board_sha256") is None and current.get("board_sha256") is not None:
+        raise ExperimentError(
+            f"{where} holds games of an older warlords-sim, which did not record its board's "
+            f"SHA-256: they were played on the board {current.get('board')!r} shipped then, "
+            f"and this board file ({current.get('board_file')}, SHA-256 "
+            f"{str(current.get('board_sha256'))[:12]}...) is not the shipped one; "
+            "use another --out (or --board standard, unedited) to resume"
+        )
     if stored.get("board_sha256") != current.get("board_sha256"):
         raise ExperimentError(
             f"{where} holds games played on another version of board {current.get('board')!r} "
@@ -448,23 +483,23 @@ def variants_from_options(variants: str | None, rules: str | None) -> tuple[Vari
     with neither, the three built-in wall variants.
 
     Raises:
-        ExperimentError, HouseRulesError: an unknown variant or a bad rules file.
+        ExperimentError, HouseRulesError: nothing or an empty item given, an
+            unknown variant or a bad rules file.
     """
 
-    def split(text: str) -> Sequence[str]:
-        return [t.strip() for t in text.split(",") if t.strip()]
+    def split(text: str, option: str, what: str) -> Sequence[str]:
+        items = [t.strip() for t in text.split(",")]
+        if not any(items):
+            raise ExperimentError(f"{option}: expected comma-separated {what}, got nothing")
+        if not all(items):  # "standard," is not "standard" (as --bots and --skills)
+            raise ExperimentError(f"{option}: an empty item in {text!r}")
+        return items
 
     out: list[Variant] = []
     if variants is None and rules is None:
         variants = ",".join(BUILTIN_VARIANTS)
     if variants is not None:
-        names = split(variants)
-        if not names:
-            raise ExperimentError("--variants: expected comma-separated names, got nothing")
-        out += [builtin_variant(n) for n in names]
+        out += [builtin_variant(n) for n in split(variants, "--variants", "names")]
     if rules is not None:
-        paths = split(rules)
-        if not paths:
-            raise ExperimentError("--rules: expected comma-separated TOML files, got nothing")
-        out += [variant_from_file(p) for p in paths]
+        out += [variant_from_file(p) for p in split(rules, "--rules", "TOML files")]
     return tuple(out)

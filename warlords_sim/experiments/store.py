@@ -7,6 +7,14 @@ game; a last line cut short by a crash is dropped on the next run.
 again with the same ``--out`` checks them and plays only the games missing.
 Without a directory the rows are kept in memory.
 
+One run at a time: :func:`lock_folder` holds an exclusive lock on the
+folder (``DIR/.lock``, :mod:`filelock`) for the whole run, so a second run
+into the same folder fails at once, naming the first one's process (kept in
+``DIR/.lock.pid`` while it holds the lock), instead of mixing its games,
+settings and summary with the first one's. ``experiment.json`` and a
+rewritten ``games.csv`` are replaced whole (a temporary file of a unique
+name, then :func:`os.replace`).
+
 A folder of the lab before skills (settings version 1, a games.csv without
 the ``skill`` column) is resumed only if it played the default skill
 (:func:`~.specs.check_resumable`); its games.csv then gets the column, filled
@@ -15,9 +23,13 @@ with that skill, before anything is appended (rewritten whole, atomically).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
+import os
+import socket
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -27,15 +39,29 @@ from warlords_sim._files import (
     find_long_number,
     parse_json,
     read_regular,
+    replace_text,
 )
 from warlords_sim.bots.skill import skill_label
 from warlords_sim.experiments.specs import DEFAULT_SKILL, ExperimentError, check_resumable
 from warlords_sim.experiments.worker import COLUMNS, Row
 
-__all__ = ["GAMES_CSV", "SETTINGS_JSON", "GameStore", "parse_row", "read_rows"]
+__all__ = [
+    "GAMES_CSV",
+    "LOCK_FILE",
+    "LOCK_OWNER",
+    "SETTINGS_JSON",
+    "GameStore",
+    "lock_folder",
+    "parse_row",
+    "read_rows",
+]
 
 GAMES_CSV = "games.csv"
 SETTINGS_JSON = "experiment.json"
+#: The lock file a run holds (``flock``) while it uses the folder.
+LOCK_FILE = ".lock"
+#: "PID HOST" of the run holding the lock (removed when it lets go).
+LOCK_OWNER = ".lock.pid"
 #: An experiment.json larger than this is refused (one written is under 2 kB).
 MAX_SETTINGS_BYTES = 1_000_000
 _TEXT_COLUMNS = frozenset({"variant", "skill", "wall_variant", "winners"})
@@ -118,9 +144,56 @@ def _add_skill_column(path: Path) -> None:
     label = skill_label(DEFAULT_SKILL)
     for raw in reader:
         writer.writerow({**raw, "skill": label})
-    tmp = path.with_suffix(".csv.tmp")
-    tmp.write_text(out.getvalue(), encoding="utf-8")
-    tmp.replace(path)
+    replace_text(path, out.getvalue())
+
+
+def _owner(directory: Path) -> str:
+    """Who holds ``directory``'s lock, for a message: ``pid 1234`` (``on
+    HOST`` if another machine's), or ``pid unknown``."""
+    try:
+        pid, _, host = (directory / LOCK_OWNER).read_text(encoding="utf-8").strip().partition(" ")
+    except (OSError, UnicodeDecodeError):
+        return "pid unknown"
+    if not pid.isdigit() or len(pid) > 12:
+        return "pid unknown"
+    elsewhere = host and host != socket.gethostname()
+    return f"pid {pid}" + (f" on {host[:100]}" if elsewhere else "")
+
+
+@contextlib.contextmanager
+def lock_folder(directory: str | Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``directory`` (created if missing) for the
+    block: the file ``DIR/.lock``, locked without waiting (:mod:`filelock`;
+    the lock goes with the process, even killed with ``kill -9``), and
+    ``DIR/.lock.pid`` naming this process while it is held.
+
+    Raises:
+        ExperimentError: ``directory`` is a file, or another process holds
+            the lock (naming its pid).
+        OSError: the folder or the lock file cannot be created.
+    """
+    from filelock import FileLock, Timeout  # the lab extra: not for every import
+
+    d = Path(directory)
+    if d.exists() and not d.is_dir():
+        raise ExperimentError(f"--out: {d} exists and is not a directory")
+    d.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(d / LOCK_FILE))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        raise ExperimentError(
+            f"--out {d}: the folder is in use by another variants run ({_owner(d)}); "
+            "wait for it to finish or use another --out"
+        ) from None
+    try:
+        replace_text(d / LOCK_OWNER, f"{os.getpid()} {socket.gethostname()}\n")
+        yield
+    finally:
+        try:
+            (d / LOCK_OWNER).unlink(missing_ok=True)
+        finally:
+            lock.release()
 
 
 class GameStore:
@@ -172,9 +245,7 @@ class GameStore:
             raise ExperimentError(
                 f"{d / GAMES_CSV} exists but {SETTINGS_JSON} does not; use another --out"
             )
-        tmp = sj.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
-        tmp.replace(sj)
+        replace_text(sj, json.dumps(settings, indent=2) + "\n")
         self.rows = self._load_and_repair()
         path = d / GAMES_CSV
         new = not path.exists() or path.stat().st_size == 0

@@ -286,11 +286,14 @@ def _check_physics_field(obj: dict[str, Any], version: object, err: Any) -> None
 
 def _check_skill_field(obj: dict[str, Any], err: Any) -> None:
     """The header's ``skill``: null, a number in [0, 1] or a level's name,
-    before msgspec's message (which names the types, not the choices)."""
+    before msgspec's message (which names the types, not the choices); a
+    ``-0.0`` (written before skills were normalized) is read as 0.0."""
     value = obj.get("skill")
     if value is None or value in SKILL_LEVELS:
         return
     if isinstance(value, int | float) and not isinstance(value, bool) and 0.0 <= value <= 1.0:
+        if value == 0.0:
+            obj["skill"] = 0.0 if isinstance(value, float) else value
         return
     raise err(
         f"field `skill`: expected float in [0, 1], a level name ({', '.join(SKILL_LEVELS)}) "

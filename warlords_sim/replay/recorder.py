@@ -34,6 +34,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
+from warlords_sim._files import temp_sibling
 from warlords_sim.board import BOARDS_DIR, Board
 from warlords_sim.bots.skill import SkillLevel, SkillName, as_skill
 from warlords_sim.physics import FlickResult, World
@@ -157,25 +158,6 @@ def _recorded_skill(skill: float | str | SkillLevel | None) -> float | SkillName
     return s.value if isinstance(s, SkillLevel) else s
 
 
-def _temp_sibling(target: Path) -> Path:
-    """A new hidden file next to ``target`` (``.STEM.XXXX.partial.SUFFIX``),
-    with the mode a new file gets (0666 less the umask), not mkstemp's 0600.
-
-    Raises:
-        OSError: it cannot be created.
-    """
-    import tempfile
-
-    fd, name = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.stem}.", suffix=f".partial{target.suffix}"
-    )
-    os.close(fd)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(name, 0o666 & ~umask)
-    return Path(name)
-
-
 class Recorder:
     """Appends a replay's lines to a file (see the module docstring).
 
@@ -254,7 +236,7 @@ class Recorder:
         target = p
         try:
             if force:
-                p = _temp_sibling(target)
+                p = temp_sibling(target)
                 fh = open(p, "wb")  # noqa: SIM115 (kept open while recording)
             else:
                 fh = open(p, "xb")  # noqa: SIM115 (kept open while recording)
