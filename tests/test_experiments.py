@@ -221,6 +221,11 @@ def test_ctrl_c_stops_worker_processes_cleanly_and_the_run_resumes(tmp_path: Pat
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # Ctrl-C's default action, whatever this test inherited: a suite run in
+        # the background (``cmd &``, nohup) starts with SIGINT ignored, which a
+        # child inherits, and Python then never installs its Ctrl-C handler
+        # (this test once failed so: exit 0, every game played)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     csv = out / "games.csv"
     deadline = time.monotonic() + 60
