@@ -479,6 +479,12 @@ FIGURES = (
         _bench_figure("bots.py", "--games", "200", "--jobs", "2"),
     ),
     Figure(
+        "bench-bots-quiet",
+        "Bots: the sentence on the decision times alone on the machine",
+        "python benchmarks/bots.py --games 24 --jobs 1",
+        _bench_figure("bots.py", "--games", "24", "--jobs", "1"),
+    ),
+    Figure(
         "bench-copies",
         "Performance table, row 'a copy of a game state', column 'figure'",
         "python benchmarks/copies.py --games 2",
