@@ -298,9 +298,7 @@ def study_table(ctx: Context) -> str:
         if b["p"] is not None and b["p"] < 0.05:
             said.append(f"{who}, wall2 changes who wins: {numbers}.")
         else:
-            said.append(
-                f"{who}, no detectable difference: {numbers}."
-            )
+            said.append(f"{who}, no detectable difference: {numbers}.")
     tail = (
         f"P1 won the rest; {shared} of the {games} games ended in a shared win, "
         "counted 1/2 to each player."
@@ -330,16 +328,24 @@ def study_table(ctx: Context) -> str:
     return "\n".join(lines) + "\n\n" + sentence
 
 
-def study_picture(ctx: Context) -> str:
-    _study(ctx)
-    target = ctx.out("variants-skills.png")
+def _copy_picture(ctx: Context, source: Path, name: str, what: str) -> str:
+    """Copy a lab run's plot ``source`` to ``--write DIR/name`` (refused if
+    it exists, unless --force)."""
+    target = ctx.out(name)
     if target.exists() and not ctx.force:
         sys.exit(
             f"readme_figures: --write {target}: the file already exists; "
             "pass --force to overwrite it or pick another path"
         )
-    shutil.copyfile(_study_dir(ctx) / "skills.png", target)
-    return f"wrote {target} (skills.png of the skills study)"
+    shutil.copyfile(source, target)
+    return f"wrote {target} ({source.name} of {what})"
+
+
+def study_picture(ctx: Context) -> str:
+    _study(ctx)
+    return _copy_picture(
+        ctx, _study_dir(ctx) / "skills.png", "variants-skills.png", "the skills study"
+    )
 
 
 def _bench_figure(name: str, *args: str, display: bool = False) -> Callable[[Context], str]:
@@ -384,14 +390,9 @@ def _window_shot(name: str) -> Callable[[Context], str]:
 
 def variants_picture(ctx: Context) -> str:
     _lab(ctx)
-    target = ctx.out("variants-eliminations.png")
-    if target.exists() and not ctx.force:
-        sys.exit(
-            f"readme_figures: --write {target}: the file already exists; "
-            "pass --force to overwrite it or pick another path"
-        )
-    shutil.copyfile(_lab_dir(ctx) / "eliminations.png", target)
-    return f"wrote {target} (eliminations.png of the variants run)"
+    return _copy_picture(
+        ctx, _lab_dir(ctx) / "eliminations.png", "variants-eliminations.png", "the variants run"
+    )
 
 
 @dataclass(frozen=True)

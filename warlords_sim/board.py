@@ -70,6 +70,7 @@ __all__ = [
     "closed_seats",
     "default_pins",
     "load_board",
+    "read_board_file",
     "notch_wall",
     "known_boards",
     "resolve_board_path",
@@ -863,6 +864,17 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
             field, or a value out of range; the message names the file, the
             field and what was expected.
     """
+    path, raw = read_board_file(name_or_path)
+    return board_from_bytes(raw, path)
+
+
+def read_board_file(name_or_path: str | Path) -> tuple[Path, bytes]:
+    """The path a board name or path stands for, and the file's bytes (a
+    regular file of at most :data:`MAX_FILE_BYTES`), unvalidated.
+
+    Raises:
+        BoardError: unknown board, or the file cannot be read (naming it).
+    """
     path = resolve_board_path(name_or_path)
     try:
         raw = read_regular(path, MAX_FILE_BYTES, "board file (the standard is 6 kB)")
@@ -870,7 +882,7 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
         raise BoardError(f"{path}: cannot read the board file: {e.strerror or e}") from e
     except FileProblem as e:
         raise BoardError(f"{path}: {e}") from None
-    return board_from_bytes(raw, path)
+    return path, raw
 
 
 def board_from_bytes(raw: bytes, path: str | Path) -> Board:

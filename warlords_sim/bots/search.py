@@ -279,7 +279,7 @@ class SearchBot:
         self.weights = weights if weights is not None else Weights()
         #: Flicks (and declines) simulated by the last :meth:`choose`.
         self.last_simulations = 0
-        self._speeds: dict[tuple[str, int, int, Crenelation, Point], float] = {}
+        self._speeds: dict[tuple[str, int, int, Crenelation, Point, float], float] = {}
 
     @property
     def budget(self) -> int:
@@ -289,18 +289,43 @@ class SearchBot:
     # -------------------------------------------------------- candidates
 
     def _launch_speed(
-        self, board: Board, seat: int, area: int, cren: Crenelation, goal: Point
+        self,
+        board: Board,
+        seat: int,
+        area: int,
+        cren: Crenelation,
+        goal: Point,
+        beyond: float = 0.0,
     ) -> tuple[float, float]:
-        """(distance mm, table speed mm/s) of a launch from a spot to ``goal``."""
+        """(distance mm, table speed mm/s) of a launch from a spot to
+        ``goal``, the speed that carries the die ``beyond`` mm further (as
+        far as the table reaches)."""
         spot = board.launch_spot(seat, area, cren)
         dist = math.hypot(goal[0] - spot.x, goal[1] - spot.y)
-        key = (board.sha256, seat, area, cren, goal)
+        key = (board.sha256, seat, area, cren, goal, beyond)
         speed = self._speeds.get(key)
         if speed is None:
             kind = LaunchKind.HIGH if cren is Crenelation.HIGH else LaunchKind.LOW
             table = launch_table(board, spot.height_mm, kind)
-            speed = self._speeds[key] = table.nearest(min(dist, table.reach))[0]
+            speed = self._speeds[key] = table.nearest(min(dist + beyond, table.reach))[0]
         return dist, speed
+
+    @staticmethod
+    def _supply(
+        board: Board,
+        seat: int,
+        area: int,
+        cren: Crenelation,
+        goal: Point,
+        speed: float,
+        prior: float,
+    ) -> Candidate:
+        """A supply launch from spot (area, crenelation) aimed at ``goal``."""
+        spot = board.launch_spot(seat, area, cren)
+        direction = math.atan2(goal[1] - spot.y, goal[0] - spot.x)
+        return Candidate(
+            "supply", None, (area, cren), direction, speed, prior, f"spot {area} {cren.value}"
+        )
 
     @staticmethod
     def _goals(state: GameState, t: _Target) -> list[tuple[str, Point]]:
@@ -314,23 +339,12 @@ class SearchBot:
         bonus = {t.player: self.aim._leader_bonus(state, t.player) for t in targets}
         out: list[Candidate] = []
         for area, cren in legal.supply_spots:
-            spot = board.launch_spot(legal.seat, area, cren)
             for t in targets:
                 for name, goal in self._goals(state, t):
                     dist, speed = self._launch_speed(board, legal.seat, area, cren, goal)
-                    direction = math.atan2(goal[1] - spot.y, goal[0] - spot.x)
                     base = 250.0 if name == "staging" else 300.0
-                    out.append(
-                        Candidate(
-                            "supply",
-                            None,
-                            (area, cren),
-                            direction,
-                            speed,
-                            base + 0.3 * dist + bonus[t.player],
-                            f"spot {area} {cren.value}",
-                        )
-                    )
+                    prior = base + 0.3 * dist + bonus[t.player]
+                    out.append(self._supply(board, legal.seat, area, cren, goal, speed, prior))
         obstacles = _Obstacles.of(state)
         for die in legal.board_dice:
             pose = state.dice[die].pose
@@ -356,28 +370,23 @@ class SearchBot:
                             f"die {die}",
                         )
                     )
-        for die, goal, at in self._knock_goals(state, legal):
-            direction = math.atan2(goal[1] - at[1], goal[0] - at[0])
-            speed = coulomb_speed(board, math.hypot(goal[0] - at[0], goal[1] - at[1]) + KNOCK_MM)
-            out.append(Candidate("board", die, None, direction, speed, 50.0, f"die {die}"))
-        for (area, cren), goal in self._knock_launches(state, legal):
-            spot = board.launch_spot(legal.seat, area, cren)
-            d = math.hypot(goal[0] - spot.x, goal[1] - spot.y)
-            kind = LaunchKind.HIGH if cren is Crenelation.HIGH else LaunchKind.LOW
-            table = launch_table(board, spot.height_mm, kind)
-            speed = table.nearest(min(d + KNOCK_MM, table.reach))[0]
-            direction = math.atan2(goal[1] - spot.y, goal[0] - spot.x)
-            out.append(
-                Candidate(
-                    "supply",
-                    None,
-                    (area, cren),
-                    direction,
-                    speed,
-                    150.0 + 0.3 * d,
-                    f"spot {area} {cren.value}",
+        threats = self._threats(state)
+        for die in legal.board_dice:  # knock-outs: own dice at the threats
+            pose = state.dice[die].pose
+            if pose is None:
+                continue
+            for goal in threats:
+                dx, dy = goal[0] - pose.x, goal[1] - pose.y
+                speed = coulomb_speed(board, math.hypot(dx, dy) + KNOCK_MM)
+                out.append(
+                    Candidate("board", die, None, math.atan2(dy, dx), speed, 50.0, f"die {die}")
                 )
-            )
+        for area, cren in legal.supply_spots:  # knock-outs: launches at the threats
+            for goal in threats:
+                dist, speed = self._launch_speed(board, legal.seat, area, cren, goal, KNOCK_MM)
+                out.append(
+                    self._supply(board, legal.seat, area, cren, goal, speed, 150.0 + 0.3 * dist)
+                )
         siege = launch_table(board, board.siege_engine.launch_height_mm, LaunchKind.SIEGE)
         for die in legal.siege_dice:
             pose = state.dice[die].pose
@@ -418,25 +427,6 @@ class SearchBot:
                 if min(math.hypot(d.pose.x - x, d.pose.y - y) for x, y in mine) < THREAT_MM:
                     out.append((d.pose.x, d.pose.y))
         return out
-
-    def _knock_goals(self, state: GameState, legal: Legal) -> list[tuple[int, Point, Point]]:
-        """(own board die, threatening die's position, own die's position)
-        for every pair."""
-        threats = self._threats(state)
-        out = []
-        for die in legal.board_dice:
-            pose = state.dice[die].pose
-            if pose is None:
-                continue
-            out += [(die, t, (pose.x, pose.y)) for t in threats]
-        return out
-
-    def _knock_launches(
-        self, state: GameState, legal: Legal
-    ) -> list[tuple[tuple[int, Crenelation], Point]]:
-        """(launch spot, threatening die's position) for every pair."""
-        threats = self._threats(state)
-        return [(spot, t) for spot in legal.supply_spots for t in threats]
 
     def shortlist(self, cands: list[Candidate]) -> list[Candidate]:
         """At most ``candidates`` of ``cands``: the cheapest first, then the

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 __all__ = [
     "EXIT_USAGE",
     "PROG",
+    "BOARD_HELP",
+    "board_name_option",
     "board_option",
     "check_board_name",
     "expected_errors",
@@ -99,19 +101,36 @@ def _board_callback(ctx: click.Context, param: click.Parameter, value: str) -> B
     return load_board_or_fail(value)
 
 
-def board_option(f: F) -> F:
-    """Click option ``--board NAME|PATH`` (default ``standard``) passing a loaded
-    :class:`~warlords_sim.board.Board` as the ``board`` parameter; a bad board
-    ends the program with a one-line error (exit 2)."""
+#: The help of every ``--board NAME|PATH`` option.
+BOARD_HELP = "Board: a name from boards/ or a path to a board .toml file."
+
+
+def _board(callback: Any = None) -> Callable[[F], F]:
+    """The ``--board NAME|PATH`` option (default ``standard``), passed as
+    ``board`` through ``callback`` if one is given."""
     return click.option(
         "--board",
         "board",
         metavar="NAME|PATH",
         default="standard",
         show_default=True,
-        callback=_board_callback,
-        help="Board: a name from boards/ or a path to a board .toml file.",
-    )(f)
+        callback=callback,
+        help=BOARD_HELP,
+    )
+
+
+def board_option(f: F) -> F:
+    """Click option ``--board NAME|PATH`` (default ``standard``) passing a loaded
+    :class:`~warlords_sim.board.Board` as the ``board`` parameter; a bad board
+    ends the program with a one-line error (exit 2)."""
+    return _board(_board_callback)(f)
+
+
+def board_name_option(f: F) -> F:
+    """Click option ``--board NAME|PATH`` (default ``standard``) passing the
+    name or path as given, as the ``board`` parameter, for a command that
+    loads the board itself (with the game's other settings)."""
+    return _board()(f)
 
 
 def load_game_config(

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from warlords_sim.cli._common import fail, load_game_config
+from warlords_sim.cli._common import board_name_option, fail, load_game_config
 from warlords_sim.cli._names import BOTS, BOTS_HELP
 from warlords_sim.cli._outputs import check_output, default_recording, recording, saving
 
@@ -158,13 +158,7 @@ def _skill_option(ctx: click.Context, param: click.Parameter, value: str) -> Ski
 @click.option(
     "--rules", "rules_file", type=click.Path(dir_okay=False), default=None, help="House rules TOML."
 )
-@click.option(
-    "--board",
-    default="standard",
-    show_default=True,
-    metavar="NAME|PATH",
-    help="Board: a name from boards/ or a path to a board .toml file.",
-)
+@board_name_option
 @click.option(
     "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seeds the bots."
 )

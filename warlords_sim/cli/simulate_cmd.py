@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from warlords_sim.cli._common import fail, load_game_config
+from warlords_sim.cli._common import board_name_option, fail, load_game_config
 from warlords_sim.cli._names import BOTS_HELP, ENGINES
 from warlords_sim.cli._outputs import check_output, recording
 from warlords_sim.cli.play_cmd import SKILL_HELP, SKILL_METAVAR, parse_skill
@@ -145,13 +145,7 @@ def _table(data: dict[str, Any]) -> None:
     default=None,
     help="House rules TOML file (see RULES.md).",
 )
-@click.option(
-    "--board",
-    default="standard",
-    show_default=True,
-    metavar="NAME|PATH",
-    help="Board: a name from boards/ or a path to a board .toml file.",
-)
+@board_name_option
 @click.option(
     "--engine",
     type=click.Choice(list(ENGINES)),

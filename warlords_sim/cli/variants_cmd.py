@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from warlords_sim.cli._common import check_board_name, fail
+from warlords_sim.cli._common import board_name_option, check_board_name, fail
 from warlords_sim.cli._names import BOTS
 from warlords_sim.cli._outputs import exists_message
 from warlords_sim.cli._signals import sigterm_as_interrupt
@@ -134,13 +134,7 @@ class _Seconds(click.FloatRange):
     help="Play every variant at each of these skills (levels or numbers, as --skill), "
     "e.g. novice,club,expert or 0.3,0.7.",
 )
-@click.option(
-    "--board",
-    default="standard",
-    show_default=True,
-    metavar="NAME|PATH",
-    help="Board: a name from boards/ or a path to a board .toml file.",
-)
+@board_name_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Experiment seed.")
 @click.option(
     "--workers",

@@ -24,13 +24,11 @@ from typing import Any, TypedDict
 
 import msgspec
 
-from warlords_sim._files import FileProblem, read_regular
 from warlords_sim.board import (
     BOARDS_DIR,
-    MAX_FILE_BYTES,
     BoardError,
     board_from_bytes,
-    resolve_board_path,
+    read_board_file,
 )
 from warlords_sim.bots.names import BOTS, parse_bot_names
 from warlords_sim.bots.skill import Skill, SkillLevel, as_skill, parse_skill, skill_label
@@ -159,13 +157,7 @@ def experiment_board(name_or_path: str | Path = "standard") -> ExperimentBoard:
         BoardError: unknown name, unreadable or invalid file (naming the
             file, the field and what was expected).
     """
-    path = resolve_board_path(name_or_path)
-    try:
-        raw = read_regular(path, MAX_FILE_BYTES, "board file (the standard is 6 kB)")
-    except OSError as e:
-        raise BoardError(f"{path}: cannot read the board file: {e.strerror or e}") from e
-    except FileProblem as e:
-        raise BoardError(f"{path}: {e}") from None
+    path, raw = read_board_file(name_or_path)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
