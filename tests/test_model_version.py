@@ -7,8 +7,10 @@ version would diverge. This test keeps one fingerprint per model version:
 the digest of the world after a fixed sequence of flicks (a table slide,
 launches from a high and a low crenelation, a slide into another die, a
 siege-engine shot; the flicks of ``examples/replays/sandbox-flicks.jsonl``).
-Digests are bitwise reproducible only with the same pymunk on the same
-platform (docs/replay-format.md), as the example replays are.
+Digests are bitwise reproducible with the same pymunk on the same platform
+and a C maths library that rounds alike (docs/replay-format.md,
+``warlords_sim.physics.numerics``), as the example replays are; from
+2.5d-7 on they no longer depend on numpy's SIMD dispatch or BLAS.
 
 When it fails after a deliberate change of the physics: bump MODEL_VERSION
 (``warlords_sim/physics/version.py``, with a line of history), add the new
@@ -29,6 +31,7 @@ FINGERPRINTS = {
     "2.5d-4": "b54a7ba227aa82a5f64788eb4dba31f4c97baa45818cf195379da810ec7366a3",
     "2.5d-5": "b54a7ba227aa82a5f64788eb4dba31f4c97baa45818cf195379da810ec7366a3",
     "2.5d-6": "b608b1c6de33a90b9c1bfbca0f9fd2abcf7e27e62ff22ed768599f3f2d9c032e",
+    "2.5d-7": "d7c31abcbec48507ee937344f71094230f76ebea40903fae62a95d711f06cc80",
 }
 
 
@@ -62,6 +65,7 @@ def fingerprint() -> str:
 ROLL_FINGERPRINTS = {
     "2.5d-5": "ba16e85935ae35a63a1ec3af69e08b8d440877acbfd0c44329f80a6db28ce1f1",
     "2.5d-6": "ba16e85935ae35a63a1ec3af69e08b8d440877acbfd0c44329f80a6db28ce1f1",
+    "2.5d-7": "ba16e85935ae35a63a1ec3af69e08b8d440877acbfd0c44329f80a6db28ce1f1",
 }
 
 
@@ -103,6 +107,7 @@ def test_the_model_version_changes_with_the_models_results() -> None:
 ROW_FINGERPRINTS = {
     "2.5d-5": "25b8b323c44bf70ec05d3c0201e4b07a4f65c0b6eee3fe3a18e71e230d34bbe8",
     "2.5d-6": "7d61a912d786e98a62a351b685f8a33b711b30ffb413d2e8b28f52f4adffab55",
+    "2.5d-7": "7d61a912d786e98a62a351b685f8a33b711b30ffb413d2e8b28f52f4adffab55",
 }
 
 

@@ -266,8 +266,8 @@ BAD = {
         "line 1: field `format`: expected 'warlords-replay'",
     ),
     "unknown version": (
-        _edit(lambda o: o[0].update(version=3)),
-        "line 1: field `version`: unknown version 3",
+        _edit(lambda o: o[0].update(version=4)),
+        "line 1: field `version`: unknown version 4",
     ),
     "missing field": (
         _edit(lambda o: o[3].pop("digest")),

@@ -15,6 +15,7 @@ import pytest
 
 from warlords_sim.physics import MODEL_VERSION
 from warlords_sim.replay import load_replay, verify
+from warlords_sim.replay.rebuild import version_notes
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "replays"
 FILES = sorted(EXAMPLES.glob("*.jsonl"))
@@ -37,6 +38,9 @@ def test_example_verifies(path: Path) -> None:
         f"{path.name} was recorded with model {physics and physics.model}, this build has "
         f"{MODEL_VERSION}: re-record the examples (python {EXAMPLES}/record_examples.py --force)"
     )
+    libm = [n for n in version_notes(rep) if n.startswith("C maths library")]
+    if libm:  # docs/replay-format.md, "What the digests depend on"
+        pytest.xfail(f"recorded where the C maths library rounds otherwise: {libm[0]}")
     report = verify(rep)
     assert report.ok, report.divergence.describe() if report.divergence else report.result
     assert report.checked == len(rep.actions)

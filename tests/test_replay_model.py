@@ -71,6 +71,7 @@ def format_1(h: dict[str, Any]) -> None:
     """The header of every replay made before this change."""
     h["version"] = 1
     del h["physics"]
+    del h["versions"]["libm"]
 
 
 @pytest.fixture
@@ -89,7 +90,8 @@ def no_simulation(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_new_replays_record_the_engine_and_model(tmp_path: Path) -> None:
     rep = load_replay(GAME)  # re-recorded by examples/replays/record_examples.py
-    assert rep.header.version == VERSION == 2
+    assert rep.header.version == VERSION == 3
+    assert rep.header.versions.libm is not None
     assert rep.header.physics is not None
     assert (rep.header.physics.engine, rep.header.physics.model) == ("2.5d", MODEL_VERSION)
     # a branch keeps the engine and records this build's model
@@ -183,7 +185,7 @@ def test_the_window_commands_refuse_another_model_first(
 BAD_HEADERS = {
     "missing physics": (
         lambda h: h.pop("physics"),
-        "line 1: missing field `physics` (format version 2 records",
+        "line 1: missing field `physics` (format version 3 records",
     ),
     "missing model": (
         lambda h: h["physics"].pop("model"),
@@ -202,7 +204,7 @@ BAD_HEADERS = {
         "line 1: field `physics.model`: expected str, got int",
     ),
     "physics in format 1": (
-        lambda h: h.update(version=1),
+        lambda h: (h.update(version=1), h["versions"].pop("libm")),
         "line 1: field `physics`: not part of format version 1",
     ),
     # what broke: "expected object | null", though null is then refused as missing
@@ -221,8 +223,16 @@ BAD_HEADERS = {
         "line 1: field `physics.engine`: expected one of '2.5d', 'reference', got 'eeeeee",
     ),
     "unknown version": (
-        lambda h: h.update(version=3),
-        "line 1: field `version`: unknown version 3; this warlords-sim reads versions 1, 2",
+        lambda h: h.update(version=4),
+        "line 1: field `version`: unknown version 4; this warlords-sim reads versions 1, 2, 3",
+    ),
+    "libm in format 2": (
+        lambda h: h.update(version=2),
+        "line 1: field `versions.libm`: not part of format version 2",
+    ),
+    "missing libm": (
+        lambda h: h["versions"].pop("libm"),
+        "line 1: missing field `versions.libm` (format version 3 records",
     ),
 }
 

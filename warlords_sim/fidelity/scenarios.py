@@ -30,6 +30,7 @@ from warlords_sim._files import FileProblem, parse_toml, read_regular
 from warlords_sim.board import Board, BoardError, Crenelation, default_pins
 from warlords_sim.physics.checks import strike_limit
 from warlords_sim.physics.footprint import Polygon, die_footprint, square, what_overlaps
+from warlords_sim.physics.linalg3 import matmul
 from warlords_sim.physics.orientation import rotation_z, with_face_up
 from warlords_sim.physics.types import MAX_DIE_ID, LaunchKind
 from warlords_sim.rules.flick_setup import (
@@ -412,13 +413,13 @@ def _check_fit(c: _Checker, board: Board, sc: Scenario) -> None:
     if f.launch is LaunchKind.TABLE and f.at is not None:
         todo.append(("flick.at", f.die, f.at[0], f.at[1], f.face, 0.0))
     for field, die, x, y, face, angle in todo:
-        poly = die_footprint(sides, x, y, rotation_z(angle) @ with_face_up(face), 0.1)
+        poly = die_footprint(sides, x, y, matmul(rotation_z(angle), with_face_up(face)), 0.1)
         blocker = what_overlaps(
             poly, board, sc.castle_seats, sc.side_walls, sc.pins, sc.siege_engine, placed
         )
         if blocker is not None:
             raise refuse(field, "a die", (x, y), blocker)
-        placed[die] = die_footprint(sides, x, y, rotation_z(angle) @ with_face_up(face))
+        placed[die] = die_footprint(sides, x, y, matmul(rotation_z(angle), with_face_up(face)))
 
 
 def load_scenarios(

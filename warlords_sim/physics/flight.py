@@ -7,7 +7,9 @@ and its full 3D orientation, and which obstacles it is low enough to hit.
 Contract
 --------
 * :func:`solve_flight` and :func:`orientation_at` are pure arithmetic
-  (numpy, no pymunk, no state). :class:`HeightBands` maps heights to pymunk
+  (no pymunk, no state), the same bits on every CPU: numpy only as a
+  container and for elementwise arithmetic, products and sines in plain
+  floats (:mod:`~warlords_sim.physics.linalg3`). :class:`HeightBands` maps heights to pymunk
   collision categories and masks (plain ints); :class:`InFlight` is the
   record of one flight in world time, built by :func:`plan_flight`. Nothing
   here touches a pymunk body: :class:`~warlords_sim.physics.world.World`
@@ -35,6 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from warlords_sim.board import Board
+from warlords_sim.physics.linalg3 import matmul, norm3
 
 __all__ = [
     "DIE_BIT",
@@ -72,20 +75,23 @@ class Flight:
 
 
 def _lowest_offsets(r0: Vec, omega: Vec, times: Vec, size: float) -> Vec:
-    """z offset of the lowest corner from the centre at each time (mm)."""
-    w = float(np.linalg.norm(omega))
-    verts = r0 @ (_CORNERS * size)  # 3 x 8, world offsets at t = 0
+    """z offset of the lowest corner from the centre at each time (mm).
+
+    Only elementwise numpy arithmetic (exact per element); the products
+    and the sines are plain floats (:mod:`~warlords_sim.physics.linalg3`),
+    so the result does not depend on the CPU.
+    """
+    w = norm3(omega)
+    verts = matmul(r0, _CORNERS * size)  # 3 x 8, world offsets at t = 0
     if w < 1e-12:
         return np.full(times.shape, float(np.min(verts[2])))
-    u = omega / w
-    a = np.array([-u[1], u[0], 0.0])
-    b = np.array([u[2] * u[0], u[2] * u[1], u[2] * u[2] - 1.0])
+    ux, uy, uz = float(omega[0]) / w, float(omega[1]) / w, float(omega[2]) / w
     c0 = verts[2]
-    c1 = a @ verts
-    c2 = b @ verts
-    phi = w * times
-    s = np.sin(phi)[:, None]
-    c = (1.0 - np.cos(phi))[:, None]
+    c1 = -uy * verts[0] + ux * verts[1]
+    c2 = (uz * ux) * verts[0] + (uz * uy) * verts[1] + (uz * uz - 1.0) * verts[2]
+    phi = [w * t for t in times.tolist()]
+    s = np.array([math.sin(p) for p in phi])[:, None]
+    c = np.array([1.0 - math.cos(p) for p in phi])[:, None]
     return np.asarray(np.min(c0[None, :] + s * c1[None, :] + c * c2[None, :], axis=1))
 
 
@@ -224,14 +230,12 @@ def orientation_at(r0: Vec, omega: Vec, t: float) -> Vec:
     ang = w * t
     s, c = math.sin(ang), math.cos(ang)
     k = 1.0 - c
-    rot = np.array(
-        [
-            [c + ux * ux * k, ux * uy * k - uz * s, ux * uz * k + uy * s],
-            [uy * ux * k + uz * s, c + uy * uy * k, uy * uz * k - ux * s],
-            [uz * ux * k - uy * s, uz * uy * k + ux * s, c + uz * uz * k],
-        ]
-    )
-    return np.asarray(rot @ r0)
+    rot = [
+        [c + ux * ux * k, ux * uy * k - uz * s, ux * uz * k + uy * s],
+        [uy * ux * k + uz * s, c + uy * uy * k, uy * uz * k - ux * s],
+        [uz * ux * k - uy * s, uz * uy * k + ux * s, c + uz * uz * k],
+    ]
+    return matmul(rot, r0)
 
 
 class HeightBands:

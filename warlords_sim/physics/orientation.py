@@ -13,10 +13,11 @@ The orientation changes only through simulated motion (``physics.flight``,
 from __future__ import annotations
 
 import itertools
-import math
 
 import numpy as np
 from numpy.typing import NDArray
+
+from warlords_sim.physics.linalg3 import rotation_about, rotation_z, trace_dot
 
 __all__ = [
     "FACE_NORMALS",
@@ -42,6 +43,12 @@ FACE_NORMALS: dict[int, tuple[float, float, float]] = {
 }
 
 
+def _det(m: Matrix) -> float:
+    """Determinant of a 3x3 matrix of 0 and +-1 (exact in floats)."""
+    (a, b, c), (d, e, f), (g, h, i) = m.tolist()
+    return float(a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g))
+
+
 def _all_rotations() -> tuple[Matrix, ...]:
     out = []
     for perm in itertools.permutations(range(3)):
@@ -49,7 +56,7 @@ def _all_rotations() -> tuple[Matrix, ...]:
             m = np.zeros((3, 3))
             for col, (row, s) in enumerate(zip(perm, signs, strict=True)):
                 m[row, col] = s
-            if np.linalg.det(m) > 0:
+            if _det(m) > 0:
                 out.append(m)
     return tuple(out)
 
@@ -73,20 +80,6 @@ def face_up(r: Matrix) -> int:
         if z > best_z + 1e-12:
             best, best_z = face, z
     return best
-
-
-def rotation_about(axis: NDArray[np.float64] | tuple[float, float, float], angle: float) -> Matrix:
-    """Rotation matrix for ``angle`` rad about unit vector ``axis`` (Rodrigues)."""
-    x, y, z = (float(v) for v in axis)
-    c, s = np.cos(angle), np.sin(angle)
-    k = np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
-    return np.asarray(np.eye(3) + s * k + (1.0 - c) * (k @ k), dtype=np.float64)
-
-
-def rotation_z(angle: float) -> Matrix:
-    """Rotation matrix for a yaw of ``angle`` rad about the vertical (z) axis."""
-    c, s = math.cos(angle), math.sin(angle)
-    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
 
 def with_face_up(face: int) -> Matrix:
@@ -113,14 +106,14 @@ def snap_flat(r: Matrix) -> Matrix:
     best = ROTATIONS[0]
     best_score = -1e9
     for m in ROTATIONS:
-        score = float(np.sum(m * r))  # trace(m^T r): larger is closer
+        score = trace_dot(m, r)  # trace(m^T r): larger is closer
         if score > best_score:
             best, best_score = m, score
     up = face_up(r)
     if face_up(best) != up:
         # r is balanced near an edge: pick the nearest rotation with the right face up
         cands = [m for m in ROTATIONS if face_up(m) == up]
-        best = max(cands, key=lambda m: float(np.sum(m * r)))
+        best = max(cands, key=lambda m: trace_dot(m, r))
     return best.copy()
 
 
@@ -133,5 +126,5 @@ def orientation_index(r: Matrix) -> int:
     exact = _INDEX.get(np.rint(r).astype(np.int8).tobytes())
     if exact is not None and float(np.max(np.abs(r - ROTATIONS[exact]))) < 1e-9:
         return exact
-    scores = [float(np.sum(m * r)) for m in ROTATIONS]
+    scores = [trace_dot(m, r) for m in ROTATIONS]
     return int(np.argmax(scores))

@@ -40,6 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from warlords_sim.physics.ledge import LEDGE_GAP_MM, slide_off_ledge
+from warlords_sim.physics.linalg3 import matmul
 from warlords_sim.physics.orientation import FACE_NORMALS, face_up, rotation_about
 from warlords_sim.physics.strike import free_strike
 
@@ -143,7 +144,7 @@ def ledge_launch(
     shift = ex.forward_mm - size / 2.0 - LEDGE_GAP_MM
     # tumble forward: about z x u, the ledge's edge
     axis = np.array([-uy, ux, 0.0])
-    r0 = rotation_about(axis, ex.tilt) @ r
+    r0 = matmul(rotation_about(axis, ex.tilt), r)
     return LedgeLaunch(
         dx=ux * shift,
         dy=uy * shift,
@@ -208,7 +209,7 @@ def roll_advance(phi: float, omega0: float, dt: float, size: float, gravity: flo
 def quarter_turn(r: Vec, ux: float, uy: float) -> Vec:
     """World orientation ``r`` after rolling a quarter turn toward (ux, uy):
     about z x u, exact (no floating-point drift from sin and cos of pi/2)."""
-    return np.asarray(np.round(rotation_about((-uy, ux, 0.0), math.pi / 2.0)) @ r)
+    return matmul(np.round(rotation_about((-uy, ux, 0.0), math.pi / 2.0)), r)
 
 
 def lay_flat(r: Vec, theta: float) -> tuple[float, Vec]:
@@ -253,7 +254,7 @@ def lay_flat(r: Vec, theta: float) -> tuple[float, Vec]:
     flat[1, third] = sign
     # the same in the frame of ``yaw``: a whole number of quarter turns away
     turn = _QUARTER_TURNS[round((measured - yaw) / q) % 4]
-    return yaw, np.asarray(turn @ flat + 0.0)
+    return yaw, matmul(turn, flat) + 0.0
 
 
 #: Exact rotations about z by 0, 1, 2 and 3 quarter turns.

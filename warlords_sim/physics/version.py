@@ -43,6 +43,13 @@ History:
     about 0.25 mm of the nearest free place (it took the first free place on
     rings 2 mm apart). Dice resting against the flicked die are moving from
     the first step of the flick.
+    ``2.5d-7``: nothing that feeds the settled state depends on the CPU
+    (issue 18): matrix products, norms and sines are plain floats in a fixed
+    order (``physics/linalg3.py``) instead of numpy's BLAS-backed ``@`` and
+    SIMD-dispatched ``np.sin``/``np.cos``, whose last bits differ between
+    CPUs (an example replay recorded on an AVX-512 machine diverged by
+    8e-17 rad on an AVX2 one). The physics is otherwise unchanged; results
+    differ from 2.5d-6 in the last bits.
 """
 
 from __future__ import annotations
@@ -53,7 +60,7 @@ __all__ = ["ENGINE", "MODEL_VERSION", "pymunk_version"]
 #: (see :data:`warlords_sim.rules.physics_port.ENGINES`).
 ENGINE = "2.5d"
 #: The version of the 2.5D model (see the module docstring for when to bump it).
-MODEL_VERSION = "2.5d-6"
+MODEL_VERSION = "2.5d-7"
 
 
 def pymunk_version() -> str:

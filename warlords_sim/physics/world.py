@@ -83,6 +83,7 @@ from warlords_sim.physics.impact import (
     RigidLanding,
     SideBlowModel,
 )
+from warlords_sim.physics.linalg3 import matmul
 from warlords_sim.physics.orientation import (
     face_up,
     orientation_index,
@@ -654,8 +655,8 @@ class World:
             return f.orientation(self.time - f.t0)
         ro = d.roll
         if ro is not None:
-            return np.asarray(rotation_about((-ro.uy, ro.ux, 0.0), ro.phi) @ ro.r0)
-        return np.asarray(rotation_z(float(d.body.angle)) @ d.r_rel)
+            return matmul(rotation_about((-ro.uy, ro.ux, 0.0), ro.phi), ro.r0)
+        return matmul(rotation_z(float(d.body.angle)), d.r_rel)
 
     # -------------------------------------------------------- state changes
 
@@ -1217,7 +1218,7 @@ class World:
         (an exact cube rotation) where it is, sliding on at ``slide`` mm/s;
         ``lean`` is the way it leans on what stopped it, if anything did."""
         theta = float(d.body.angle)
-        d.r_rel = np.asarray(np.round(rotation_z(-theta) @ r))
+        d.r_rel = np.round(matmul(rotation_z(-theta), r))
         d.roll = None
         d.lean = lean
         d.body.velocity = slide

@@ -29,7 +29,9 @@ from warlords_sim.reference.world import TIMESTEP, ReferenceWorld  # noqa: E402
 #: Version of the reference model, recorded in replays made on it (bump it
 #: whenever the same inputs settle differently; see physics/version.py).
 #: ``reference-4``: no three-player wall in a 2-player game (issue 12).
-MODEL_VERSION = "reference-4"
+#: ``reference-5``: the dice's set-up and read-out in plain floats, no BLAS
+#: (``physics/linalg3.py``, issue 18).
+MODEL_VERSION = "reference-5"
 
 __all__ = [
     "MODEL_VERSION",

@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from warlords_sim.board import Board
+from warlords_sim.physics.linalg3 import dot3, matvec
 from warlords_sim.physics.orientation import face_up
 from warlords_sim.physics.strike import free_strike, strike_on_surface
 from warlords_sim.physics.types import Event, EventKind, Flick, LaunchKind
@@ -148,7 +149,7 @@ class FlickRun:
             omega = np.array([-uy * hit.pitch, ux * hit.pitch, fl.spin])
         d.qvel[v : v + 3] = [vx * _MM, vy * _MM, vz * _MM]
         # a free joint's angular velocity is in the body frame
-        d.qvel[v + 3 : v + 6] = s.rotation.T @ omega
+        d.qvel[v + 3 : v + 6] = matvec(s.rotation.T, omega)
         mujoco.mj_forward(self.model, d)
         self._moved.add(k)
         self.events.append(
@@ -246,7 +247,7 @@ class FlickRun:
         b0, b1 = int(self.model.geom_bodyid[g0]), int(self.model.geom_bodyid[g1])
         rel = self._point_velocity(b1, p) - self._point_velocity(b0, p)
         # geom 1 approaches geom 0 when its velocity along n (0 -> 1) is negative
-        return float(-np.dot(rel, n)) / _MM
+        return -dot3(rel, n) / _MM
 
     def _die_xy(self, k: int) -> tuple[float, float]:
         a = self.built.qpos[k]
@@ -353,7 +354,7 @@ class FlickRun:
             a = self.built.qpos[k]
             q = self.data.qpos
             quat = np.array(q[a + 3 : a + 7])
-            quat /= np.linalg.norm(quat)
+            quat /= math.sqrt(sum(float(x) * float(x) for x in quat))
             s = laid_flat(
                 RestingDie(
                     float(q[a]) / _MM,

@@ -14,6 +14,8 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
+from warlords_sim.physics.linalg3 import dot3
+
 __all__ = ["half_height", "lowest_offset", "rounded_box_vertices", "tilt", "yaw_of"]
 
 Matrix = NDArray[np.float64]
@@ -61,7 +63,7 @@ def lowest_offset(r: Matrix, sides: tuple[float, float, float], radius: float) -
     """How far (mm) the lowest point of the rounded box turned by ``r`` lies
     below its centre."""
     core = np.array([s / 2.0 - radius for s in sides])
-    return float(np.sum(np.abs(r[2]) * core) + radius)
+    return dot3(np.abs(r[2]), core) + radius
 
 
 def half_height(r: Matrix, sides: tuple[float, float, float]) -> float:

@@ -15,6 +15,7 @@ import mujoco
 import numpy as np
 from numpy.typing import NDArray
 
+from warlords_sim.physics.linalg3 import matmul
 from warlords_sim.physics.orientation import snap_flat
 from warlords_sim.reference.shapes import half_height, lowest_offset, tilt, yaw_of
 
@@ -99,5 +100,5 @@ def laid_flat(s: RestingDie, sides: tuple[float, float, float], radius: float) -
     if abs(s.z - lowest_offset(r, sides, radius)) > FLAT_SINK_MM:
         return s  # resting on something above the table
     yaw = yaw_of(r)
-    flat = rz(yaw) @ snap_flat(rz(-yaw) @ r)
+    flat = matmul(rz(yaw), snap_flat(matmul(rz(-yaw), r)))
     return replace(s, z=half_height(flat, sides), quat=mat_to_quat(flat))

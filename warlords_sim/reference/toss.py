@@ -24,6 +24,7 @@ import math
 import mujoco
 import numpy as np
 
+from warlords_sim.physics.linalg3 import dot3, matvec, norm3
 from warlords_sim.physics.orientation import face_up
 from warlords_sim.reference.calibrate import SOLIMP, TIME_CONSTANT, damping_ratio, die_spec
 
@@ -96,24 +97,24 @@ def toss(
     m, d = setup.model, setup.data
     mujoco.mj_resetData(m, d)
     q = rng.normal(size=4)
-    q /= np.linalg.norm(q)
+    q /= math.sqrt(dot3(q[:3], q[:3]) + float(q[3]) * float(q[3]))
     axis = rng.normal(size=3)
-    axis /= np.linalg.norm(axis)
+    axis /= norm3(axis)
     d.qpos[:3] = [0.0, 0.0, height_mm * _MM]
     d.qpos[3:7] = q
     d.qvel[0:2] = rng.normal(0.0, horizontal_sd, size=2) * _MM
     rot = np.zeros(9)
     mujoco.mju_quat2Mat(rot, q)
     omega_world = axis * rng.uniform(0.0, max_spin)
-    d.qvel[3:6] = rot.reshape(3, 3).T @ omega_world  # body-frame angular velocity
+    d.qvel[3:6] = matvec(rot.reshape(3, 3).T, omega_world)  # body-frame angular velocity
     chunk = max(1, int(round(0.01 / m.opt.timestep)))
     quiet = 0.0
     t = 0.0
     while t < max_time:
         mujoco.mj_step(m, d, nstep=chunk)
         t += chunk * m.opt.timestep
-        lin = float(np.linalg.norm(d.qvel[:3])) / _MM
-        ang = float(np.linalg.norm(d.qvel[3:6]))
+        lin = norm3(d.qvel[:3]) / _MM
+        ang = norm3(d.qvel[3:6])
         quiet = quiet + chunk * m.opt.timestep if lin < 5.0 and ang < 0.5 else 0.0
         if quiet >= 0.1:
             r = np.zeros(9)

@@ -68,6 +68,7 @@ from warlords_sim.physics.checks import (
     validate_flick,
 )
 from warlords_sim.physics.footprint import Polygon, die_footprint, square, what_overlaps
+from warlords_sim.physics.linalg3 import matmul
 from warlords_sim.physics.orientation import face_up, orientation_index, snap_flat, with_face_up
 from warlords_sim.physics.regions import classify
 from warlords_sim.physics.types import (
@@ -309,7 +310,7 @@ class ReferenceWorld:
         self._check_point(x, y, "die position")
         if not math.isfinite(angle):
             raise WorldError(f"die angle must be a finite number of radians, got {angle}")
-        state = self._flat_state(x, y, rz(angle) @ with_face_up(face))
+        state = self._flat_state(x, y, matmul(rz(angle), with_face_up(face)))
         blocker = self._blocker(self._die_footprint(state, 0.1))
         if blocker is not None:
             raise WorldError(f"a die at ({x:g}, {y:g}) mm would overlap {blocker}")
@@ -341,8 +342,8 @@ class ReferenceWorld:
             raise WorldError(f"die angle must be a finite number of radians, got {angle}")
         r = s.rotation
         yaw = yaw_of(r)
-        rel = snap_flat(rz(-yaw) @ r)
-        self._dice[die] = self._flat_state(x, y, rz(yaw if angle is None else angle) @ rel)
+        rel = snap_flat(matmul(rz(-yaw), r))
+        self._dice[die] = self._flat_state(x, y, matmul(rz(yaw if angle is None else angle), rel))
         self._poses.clear()
 
     def pose(self, die: int) -> DiePose:
@@ -365,7 +366,7 @@ class ReferenceWorld:
             y=s.y,
             angle=yaw,
             face=face_up(r),
-            orientation=orientation_index(rz(-yaw) @ r),
+            orientation=orientation_index(matmul(rz(-yaw), r)),
             region=classify(self.board, s.x, s.y, yaw, self.castle_seats),
             cocked=tilt(r) > COCKED_TILT or s.on_die,
             elevation_mm=elevation,
@@ -425,8 +426,8 @@ class ReferenceWorld:
         else:
             r = old.rotation
             yaw = yaw_of(r)
-            rel = with_face_up(face) if face is not None else snap_flat(rz(-yaw) @ r)
-            r = rz(yaw) @ rel
+            rel = with_face_up(face) if face is not None else snap_flat(matmul(rz(-yaw), r))
+            r = matmul(rz(yaw), rel)
         if flick.launch is LaunchKind.TABLE:
             if flick.start is None:
                 assert old is not None  # validate() checked it

@@ -46,12 +46,14 @@ __all__ = [
 #: The format name every header carries.
 FORMAT = "warlords-replay"
 #: The format version this code writes. Version 2 added the header field
-#: ``physics`` (engine and model version); version 1 had none.
-VERSION = 2
+#: ``physics`` (engine and model version); version 1 had none. Version 3
+#: added ``versions.libm`` (the C maths library and a probe of its rounding,
+#: which the digests depend on: :mod:`warlords_sim.physics.numerics`).
+VERSION = 3
 #: The format versions this code reads. A version-1 file loads (its lines can
 #: be read and shown) but is never re-simulated: it does not say which physics
 #: model made it (see :mod:`warlords_sim.replay.model`).
-READS = (1, 2)
+READS = (1, 2, 3)
 
 Digest = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
 Vec = tuple[float, float]
@@ -66,17 +68,23 @@ class _S(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class Versions(_S):
-    """What recorded the file: package, pymunk and Python versions, platform."""
+    """What recorded the file, and so what its digests depend on: package,
+    pymunk and Python versions, platform, and (format version 3 on) the C
+    maths library with a probe of how it rounds (``libm``, e.g.
+    ``"glibc 2.36, probe d5dc7acfa7a2"``: glibc picks its ``sin``/``cos``
+    by CPU, see :mod:`warlords_sim.physics.numerics`)."""
 
     package: str
     pymunk: str
     python: str
     platform: str
+    libm: str | None = None
 
 
 def current_versions() -> Versions:
     """The versions running now."""
     from warlords_sim import __version__
+    from warlords_sim.physics.numerics import numerics_label
     from warlords_sim.physics.version import pymunk_version
 
     return Versions(
@@ -84,6 +92,7 @@ def current_versions() -> Versions:
         pymunk=pymunk_version(),
         python=platform.python_version(),
         platform=f"{sys.platform}-{platform.machine()}",
+        libm=numerics_label(),
     )
 
 

@@ -309,7 +309,7 @@ def _check_header(h: Header, obj: dict[str, Any], err: Any, where: str) -> None:
         )
     if h.physics is not None:
         if h.version < 2:
-            raise err(f"field `physics`: not part of format version {h.version} (expected 2)")
+            raise err(f"field `physics`: not part of format version {h.version} (expected 2 on)")
         if h.physics.engine not in ENGINES:
             raise err(
                 f"field `physics.engine`: expected one of {', '.join(map(repr, ENGINES))}, "
@@ -319,6 +319,13 @@ def _check_header(h: Header, obj: dict[str, Any], err: Any, where: str) -> None:
             raise err(
                 f"field `physics.model`: expected a model version, e.g. {MODEL_VERSION!r}, got ''"
             )
+    if h.versions.libm is not None and h.version < 3:
+        raise err(f"field `versions.libm`: not part of format version {h.version} (expected 3 on)")
+    if h.versions.libm is None and h.version >= 3:
+        raise err(
+            f"missing field `versions.libm` (format version {h.version} records the C maths "
+            'library and its probe, e.g. "glibc 2.36, probe d5dc7acfa7a2")'
+        )
     if h.mode == "game":
         if not 2 <= h.players <= 4:
             raise err(f"field `players`: expected 2, 3 or 4, got {h.players}")

@@ -137,15 +137,20 @@ class Divergence:
 
 
 def version_notes(replay: Replay) -> list[str]:
-    """How the versions that recorded ``replay`` differ from those running now."""
+    """How what recorded ``replay`` differs from what runs now, in the
+    things its digests depend on (:mod:`warlords_sim.physics.numerics`):
+    package, pymunk and Python versions, platform, the C maths library."""
     rec, now = replay.header.versions, current_versions()
     names = {"package": "warlords-sim", "pymunk": "pymunk", "python": "Python",
-             "platform": "platform"}  # fmt: skip
-    return [
-        f"{names[k]} {getattr(rec, k)} (here {getattr(now, k)})"
-        for k in names
-        if getattr(rec, k) != getattr(now, k)
-    ]
+             "platform": "platform", "libm": "C maths library"}  # fmt: skip
+    notes = []
+    for k, name in names.items():
+        was, here = getattr(rec, k), getattr(now, k)
+        if was is None:  # format version 1 or 2: the maths library was not recorded
+            notes.append(f"{name} not recorded (here {here})")
+        elif was != here:
+            notes.append(f"{name} {was} (here {here})")
+    return notes
 
 
 def board_for(
