@@ -373,8 +373,10 @@ def test_flick_record_is_a_sandbox_replay(tmp_path: Path) -> None:
 
 
 def test_recording_a_game_driven_by_hand_then_resuming(tmp_path: Path) -> None:
-    """The window's way: apply actions to a Game, record each (no outcome), stop
-    without a result, then continue the file with bots."""
+    """The window's way: apply actions to a Game, record each with its
+    outcome, stop without a result, then continue the file with bots. A game
+    action recorded without its outcome is refused (its settled state and
+    summary come from it)."""
     import numpy as np
 
     from warlords_sim.rules import Game
@@ -389,8 +391,11 @@ def test_recording_a_game_driven_by_hand_then_resuming(tmp_path: Path) -> None:
             legal = game.legal_actions()
             action = bots[legal.player].choose(game.state, legal, rngs[legal.player])
             player = legal.player
-            game.apply(action)
-            rec.record(action, game)
+            outcome = game.apply(action)
+            if not rec.actions:
+                with pytest.raises(ReplayError, match="needs its outcome"):
+                    rec.record(action, game)
+            rec.record(action, game, outcome)
             assert lines(path)[-1]["player"] == player
     rep = load_replay(path)
     assert len(rep.actions) == 30 and rep.result is None and not rep.truncated

@@ -149,6 +149,21 @@ def _parse_int(text: str) -> int | LongNumber:
     return LongNumber(text) if digits > MAX_INT_DIGITS else int(text)
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict, refusing a key given twice (``json.loads``
+    would keep the last silently: a file could say two things at once)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:  # shown as JSON has it: escaped and cut short
+                shown = json.dumps(key)
+                shown = shown if len(shown) <= 60 else shown[:57] + '..."'
+                raise FileProblem(f"key {shown} given twice in one object; expected it once")
+            seen.add(key)
+    return out
+
+
 def parse_json(text: str | bytes) -> Any:
     """The JSON value in ``text``; an integer of more than
     :data:`MAX_INT_DIGITS` digits comes back as a :class:`LongNumber`.
@@ -157,10 +172,11 @@ def parse_json(text: str | bytes) -> Any:
         json.JSONDecodeError: not JSON (as :func:`json.loads`).
         UnicodeDecodeError: bytes that are not UTF-8.
         FileProblem: nested deeper than :data:`MAX_JSON_DEPTH` (so that no
-            recursive walk of the value can overflow the stack).
+            recursive walk of the value can overflow the stack), or a key
+            given twice in one object.
     """
     try:
-        value = json.loads(text, parse_int=_parse_int)
+        value = json.loads(text, parse_int=_parse_int, object_pairs_hook=_unique_keys)
     except RecursionError:
         raise FileProblem("not JSON (nested too deeply)") from None
     level: list[Any] = [value]

@@ -230,6 +230,11 @@ def _verify(
         if report.divergence is not None:
             click.echo(f"{rep.path}: {report.divergence.describe()}")
             click.echo(f"{report.checked - 1} of {report.total} actions matched before it")
+        elif report.mismatch is not None:
+            click.echo(
+                f"{rep.path}: {report.mismatch.describe()}; its digest matches, so the line "
+                "was edited or mis-recorded"
+            )
         elif report.result is not None:
             click.echo(
                 f"{rep.path}: {report.checked} actions, all digests match, but {report.result}"

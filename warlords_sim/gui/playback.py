@@ -231,7 +231,7 @@ class ReplayController(GameController):
     def _record(self, action: Action, outcome: Outcome) -> None:
         line = self.line(self.done + 1)
         self.done += 1
-        if digest_of(self.game) != line.digest:
+        if digest_of(outcome.settled(self.game.state)) != line.digest:
             self.diverged.append(line.index)
             if len(self.diverged) == 1:
                 self.message = (
@@ -321,7 +321,7 @@ def resume_game(
                 raise ReplayDivergence(f"{replay.path}: {div.describe()}", div)
             rebuilt.divergence = div
     rebuilt.index = n
-    recorder = Recorder.append(replay, rebuilt.game)
+    recorder = Recorder.append(replay, rebuilt.game, rebuilt.replayer.after)
     bots = {p: pol for p, pol in enumerate(policies) if pol is not None}
     controller = GameController(
         rebuilt.game.config,

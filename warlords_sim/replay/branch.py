@@ -74,7 +74,7 @@ def resume(
     if replay.result is not None:
         raise ReplayError(f"{replay.path}: the game is finished (it has a result line)")
     rebuilt = rebuild(replay, policies=policies, board=board, force=force)
-    with Recorder.append(replay, rebuilt.game) as rec:
+    with Recorder.append(replay, rebuilt.game, rebuilt.replayer.after) as rec:
         return play_on(rebuilt, policies, rec)
 
 
@@ -125,7 +125,7 @@ def branch(
         with rec:
             for line, digest in zip(replay.actions[:until], rebuilt.digests, strict=True):
                 rec.copy_line(line, digest)
-            rec.sync(target)
+            rec.sync(target, rebuilt.replayer.after)
             if h.mode == "game" and rebuilt.game.over:
                 rec.finish(target)
             elif policies is not None and h.mode == "game":

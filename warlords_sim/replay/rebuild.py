@@ -15,20 +15,22 @@ import numpy as np
 
 from warlords_sim.board import Board, BoardError, load_board
 from warlords_sim.bots.policy import Policy
-from warlords_sim.physics import FlickError, World, WorldError
+from warlords_sim.physics import FlickError, FlickResult, World, WorldError
+from warlords_sim.replay.claims import action_claims, first_difference, recorded_claims
 from warlords_sim.replay.errors import ReplayError, clip
 from warlords_sim.replay.format import ActionLine, DieRec, current_versions
 from warlords_sim.replay.loader import Replay, to_action
 from warlords_sim.replay.model import check_model, verify_engines
 from warlords_sim.replay.sandbox import SandboxFlick, apply_sandbox, sandbox_world
-from warlords_sim.replay.snapshot import Snapshot, digest_of, snapshot
-from warlords_sim.rules.engine import Game
+from warlords_sim.replay.snapshot import Snapshot, snapshot
+from warlords_sim.rules.engine import Game, Outcome
 from warlords_sim.rules.errors import HouseRulesError, IllegalActionError
 from warlords_sim.rules.game import GameConfig
 from warlords_sim.rules.house_rules import HouseRules
 from warlords_sim.rules.physics_port import make_world
 
 __all__ = [
+    "ClaimMismatch",
     "DieDiff",
     "Divergence",
     "Rebuilt",
@@ -101,6 +103,42 @@ class DieDiff:
 
 def _place(r: DieRec) -> str:
     return f"({r.x:.1f}, {r.y:.1f}) mm face {r.face} {r.region}"
+
+
+@dataclass(frozen=True)
+class ClaimMismatch:
+    """A line whose digest holds but another claim does not (a hand-edited
+    or mis-recorded summary, ``dice``, ``gone``, player or index)."""
+
+    index: int
+    line: int
+    field: str
+    recorded: object
+    replayed: object
+
+    def describe(self) -> str:
+        return (
+            f"line {self.line} (action {self.index}): field `{self.field}`: recorded "
+            f"{clip(repr(_plain(self.recorded)))}, replayed {clip(repr(_plain(self.replayed)))}"
+        )
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "index": self.index,
+            "line": self.line,
+            "field": self.field,
+            "recorded": _plain(self.recorded),
+            "replayed": _plain(self.replayed),
+        }
+
+
+def _plain(value: object) -> object:
+    """A claim as JSON shows it (dice records as lists)."""
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, DieRec):
+        return [value.id, value.x, value.y, value.angle, value.face, value.region]
+    return value
 
 
 @dataclass(frozen=True)
@@ -266,6 +304,12 @@ class Replayer:
         self.index = 0
         self.digests: list[str] = []
         self._recorded: Snapshot = {}
+        #: the settled places after the last action, as its line was derived
+        #: (what the next line's ``dice`` and ``gone`` are relative to)
+        self.after: Snapshot = {}
+        #: the first line (since the start) whose digest matched but another
+        #: claim did not (summary, dice, gone, player, index)
+        self.mismatch: ClaimMismatch | None = None
 
     @property
     def target(self) -> Game | World:
@@ -284,10 +328,12 @@ class Replayer:
         lineno = self.index + 2
         action = to_action(line.action)
         where = f"{self.replay.path}: line {lineno}: action {line.index} ({action.kind})"
+        outcome: Outcome | None = None
+        result: FlickResult | None = None
         try:
             if isinstance(action, SandboxFlick):
                 assert self.world is not None
-                apply_sandbox(self.world, action)
+                result = apply_sandbox(self.world, action)
             else:
                 assert self.game is not None
                 acting = self.game.state.active
@@ -301,21 +347,29 @@ class Replayer:
                     pol = self.policies[legal.player]
                     if pol is not None:
                         pol.choose(self.game.state, legal, self.rngs[legal.player])
-                self.game.apply(action)
+                outcome = self.game.apply(action)
         except IllegalActionError as e:
             raise ReplayError(f"{where}: the rules refuse it: {e}") from e
         except (FlickError, WorldError) as e:
             raise ReplayError(f"{where}: the physics refuses it: {e}") from e
         self.index += 1
-        digest = digest_of(self.target)
+        claims = action_claims(
+            self.index, action, self.target, self.after, outcome, result, line.player
+        )
+        self.after = claims.after
+        digest = claims.digest
         self.digests.append(digest)
         for r in line.dice:
             self._recorded[r.id] = r
         for g in line.gone:
             self._recorded.pop(g, None)
-        if digest == line.digest:
-            return None
-        return self._divergence(line, lineno, action.kind, digest)
+        if digest != line.digest:
+            return self._divergence(line, lineno, action.kind, digest)
+        if self.mismatch is None:
+            found = first_difference(recorded_claims(line), claims)
+            if found is not None:
+                self.mismatch = ClaimMismatch(line.index, lineno, *found)
+        return None
 
     def _divergence(self, line: ActionLine, lineno: int, kind: str, digest: str) -> Divergence:
         now = snapshot(self.target)
@@ -376,6 +430,9 @@ def rebuild(
         ReplayError: ``until`` out of range, the board differs, an action is refused.
         ReplayDivergence: a digest differs (unless ``force``: then
             ``Rebuilt.divergence`` holds the first one).
+        ReplayError: a line's other claims (summary, dice, gone, player)
+            differ from the re-derived ones although its digest holds
+            (unless ``force``: then a warning).
     """
     n = len(replay.actions)
     if until is None:
@@ -394,5 +451,10 @@ def rebuild(
             if not force:
                 raise ReplayDivergence(f"{replay.path}: {div.describe()}", div)
             out.divergence = div
+    if rp.mismatch is not None:
+        text = f"{replay.path}: {rp.mismatch.describe()}"
+        if not force:
+            raise ReplayError(text + "; its digests hold, so --force continues from it anyway")
+        out.warnings.append(text)
     out.index = until
     return out

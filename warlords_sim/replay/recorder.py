@@ -38,6 +38,7 @@ from warlords_sim._files import temp_sibling
 from warlords_sim.board import BOARDS_DIR, Board
 from warlords_sim.bots.skill import SkillLevel, SkillName, as_skill
 from warlords_sim.physics import FlickResult, World
+from warlords_sim.replay.claims import action_claims, result_claims
 from warlords_sim.replay.errors import ReplayError
 from warlords_sim.replay.format import (
     FORMAT,
@@ -56,10 +57,7 @@ from warlords_sim.replay.snapshot import (
     Snapshot,
     Target,
     as_state,
-    diff,
-    digest_of,
     snapshot,
-    summarize,
 )
 from warlords_sim.rules.actions import Action
 from warlords_sim.rules.engine import Outcome
@@ -258,12 +256,15 @@ class Recorder:
         return rec
 
     @classmethod
-    def append(cls, replay: Replay, target: Target) -> Recorder:
+    def append(cls, replay: Replay, target: Target, after: Snapshot | None = None) -> Recorder:
         """Continue ``replay``'s file after its valid prefix (a resume).
 
         ``target`` is the game (or sandbox world) rebuilt from that prefix
-        (:func:`warlords_sim.replay.rebuild`). A line cut off by a crash is
-        removed first; nothing else in the file changes.
+        (:func:`warlords_sim.replay.rebuild`) and ``after`` the settled
+        places its last line was derived from (``Rebuilt.replayer.after``;
+        default: ``target``'s, which differ when that line ended a round). A
+        line cut off by a crash is removed first; nothing else in the file
+        changes.
 
         Raises:
             ReplayError: the replay already has a result, or the file cannot be written.
@@ -281,7 +282,8 @@ class Recorder:
             raise ReplayError(f"{p}: cannot append to the replay: {e.strerror or e}") from e
         st = as_state(target)
         nxt = None if isinstance(st, World) else st.active
-        return cls(p, fh, replay.header, len(replay.actions) + 1, snapshot(target), nxt)
+        last = snapshot(target) if after is None else after
+        return cls(p, fh, replay.header, len(replay.actions) + 1, last, nxt)
 
     # -------------------------------------------------------------- writing
 
@@ -311,30 +313,24 @@ class Recorder:
         Args:
             action: the action applied (a :class:`SandboxFlick` in a sandbox).
             game: the game after the action (Game, GameState or sandbox World).
-            outcome: what the engine returned, for a fuller summary (optional).
+            outcome: what the engine returned (required in a game: the line
+                records :meth:`Outcome.settled` and summarizes the outcome).
             result: a sandbox flick's result (optional).
         """
         if self._finished:
             raise ReplayError(f"{self.path}: the replay is finished")
-        st = as_state(game)
-        player = outcome.player if outcome is not None else self._next_player
-        if isinstance(st, World):
-            player = None
-        now = snapshot(game)
-        changed, gone = diff(self._last, now)
-        self._last = now
-        line = {
-            "kind": "action",
-            "index": self._index,
-            "player": player,
-            "action": action.to_dict(),
-            "digest": digest_of(game),
-            "summary": summarize(action, player, game, outcome, result),
-            "dice": [[d.id, d.x, d.y, d.angle, d.face, d.region] for d in changed],
-            "gone": gone,
-        }
-        self._write(line)
+        if outcome is None and not isinstance(as_state(game), World):
+            raise ReplayError(
+                f"{self.path}: a game action needs its outcome (what Game.apply returned): "
+                "the line records the state it settled in and its summary"
+            )
+        claims = action_claims(
+            self._index, action, game, self._last, outcome, result, self._next_player
+        )
+        self._last = claims.after
+        self._write(claims.as_line(action.to_dict()))
         self._index += 1
+        st = as_state(game)
         if not isinstance(st, World):
             self._next_player = st.active
 
@@ -347,23 +343,18 @@ class Recorder:
         self._write(obj)
         self._index += 1
 
-    def sync(self, game: Target) -> None:
-        """Take ``game`` as the state after the last line (after :meth:`copy_line`)."""
-        self._last = snapshot(game)
+    def sync(self, game: Target, after: Snapshot | None = None) -> None:
+        """Take ``game`` as the state after the last line (after
+        :meth:`copy_line`), and ``after`` as the places that line was derived
+        from (default: ``game``'s; see :meth:`append`)."""
+        self._last = snapshot(game) if after is None else after
         st = as_state(game)
         if not isinstance(st, World):
             self._next_player = st.active
 
     def finish(self, result: Target | None = None) -> ResultLine:
         """Write the closing line (the game's result, or the sandbox's end) and close."""
-        obj: dict[str, Any] = {"kind": "result", "actions": self.actions, "digest": None}
-        if result is not None:
-            obj["digest"] = digest_of(result)
-            st = as_state(result)
-            if not isinstance(st, World):
-                obj["winners"] = list(st.winners)
-                obj["totals"] = list(st.totals)
-                obj["rounds"] = [r.to_dict() for r in st.history]
+        obj: dict[str, Any] = {"kind": "result", **result_claims(self.actions, result)}
         self._write(obj)
         self._finished = True
         self.place()

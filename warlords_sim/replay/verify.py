@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from warlords_sim.board import Board
+from warlords_sim.replay.claims import first_difference, recorded_result, result_claims
+from warlords_sim.replay.errors import clip
 from warlords_sim.replay.loader import Replay
-from warlords_sim.replay.rebuild import Divergence, Replayer, version_notes
-from warlords_sim.replay.snapshot import digest_of
+from warlords_sim.replay.rebuild import ClaimMismatch, Divergence, Replayer, version_notes
 
 __all__ = ["VerifyReport", "verify"]
 
@@ -21,7 +22,10 @@ class VerifyReport:
         warnings: the board's SHA-256 (with force), a cut-off last line.
         checked: actions replayed; total: actions in the file.
         divergence: the first diverging action, if any.
-        result: a difference in the closing line (totals, winners, digest), if any.
+        mismatch: the first line whose digest holds but another claim
+            (summary, dice, gone, player, index) does not, if any.
+        result: the first field of the closing line that differs from the
+            re-derived one (actions, digest, winners, totals, rounds), if any.
     """
 
     file: str
@@ -30,12 +34,13 @@ class VerifyReport:
     checked: int = 0
     total: int = 0
     divergence: Divergence | None = None
+    mismatch: ClaimMismatch | None = None
     result: str | None = None
     finished: bool = False
 
     @property
     def ok(self) -> bool:
-        return self.divergence is None and self.result is None
+        return self.divergence is None and self.mismatch is None and self.result is None
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -47,6 +52,7 @@ class VerifyReport:
             "versions_differ": self.versions,
             "warnings": self.warnings,
             "first_divergence": None if self.divergence is None else self.divergence.as_json(),
+            "first_claim_differs": None if self.mismatch is None else self.mismatch.as_json(),
             "result_differs": self.result,
         }
 
@@ -74,20 +80,23 @@ def verify(
         if div is not None:
             rep.divergence = div
             return rep
+        if rp.mismatch is not None:
+            rep.mismatch = rp.mismatch
+            return rep
     res = replay.result
     if res is not None and n == rep.total:
         rep.finished = True
-        problems = []
-        if res.digest is not None and res.digest != digest_of(rp.target):
-            problems.append("final digest")
-        if rp.game is not None:
-            st = rp.game.state
-            if not st.over:
-                problems.append("the game is not over after the last action")
-            if res.totals and res.totals != st.totals:
-                problems.append(f"totals {st.totals} replayed, {res.totals} recorded")
-            if res.totals and res.winners != list(st.winners):
-                problems.append(f"winners {list(st.winners)} replayed, {res.winners} recorded")
-        if problems:
-            rep.result = "the result differs: " + "; ".join(problems)
+        if rp.game is not None and not rp.game.state.over:
+            rep.result = "the result differs: the game is not over after the last action"
+            return rep
+        lineno = rep.total + 2
+        # a sandbox may end without a final state (digest null); a game may not
+        target = rp.target if res.digest is not None or rp.game is not None else None
+        found = first_difference(recorded_result(res), result_claims(rep.total, target))
+        if found is not None:
+            name, was, now = found
+            rep.result = (
+                f"the result differs: line {lineno}: field `{name}`: recorded "
+                f"{clip(repr(was))}, replayed {clip(repr(now))}"
+            )
     return rep

@@ -41,7 +41,7 @@ from warlords_sim.rules.game import (
 from warlords_sim.rules.legal import Legal, check_start, legal_actions
 from warlords_sim.rules.physics_port import Physics, make_world
 from warlords_sim.rules.resolve import Placement, place_after_move, place_dice
-from warlords_sim.rules.rounds import end_round, new_game
+from warlords_sim.rules.rounds import new_game, next_round, score_round
 
 __all__ = ["Game", "Launch", "Outcome", "apply", "begin", "finish"]
 
@@ -57,6 +57,10 @@ class Outcome:
         pending: the ability now waiting for the same player, if any.
         round_ended: the finished round's record if this action ended it.
         game_over: the game ended with this action.
+        final: when the action ended a round and another one began, a copy
+            of the state as the action left it, before the next round was
+            set up (the dice where they settled); None otherwise (then the
+            state itself is that). :attr:`settled` picks the right one.
     """
 
     action: Action
@@ -66,6 +70,26 @@ class Outcome:
     pending: Pending | None = None
     round_ended: RoundRecord | None = None
     game_over: bool = False
+    final: GameState | None = None
+
+    def settled(self, state: GameState) -> GameState:
+        """The state as this action left it: :attr:`final` if a new round
+        was set up since, else ``state`` (the state it was applied to)."""
+        return self.final if self.final is not None else state
+
+
+def _close_round(
+    state: GameState, ended_by: str, out_player: int | None
+) -> tuple[RoundRecord, GameState | None]:
+    """Score the round; keep a copy of the state as it ended (unless the
+    game is over); set up the next round with the first player to start."""
+    record = score_round(state, ended_by, out_player)
+    if state.over:
+        return record, None
+    final = state.copy()
+    next_round(state)
+    _start_turn(state, state.first_player)
+    return record, final
 
 
 def _start_turn(state: GameState, player: int) -> None:
@@ -147,10 +171,8 @@ def apply(state: GameState, action: Action) -> Outcome:
         out = _out_player(state)
         if out is not None:  # "The round ends immediately when one player no longer
             # has any dice in play" (a Spy set in a courtyard may be the last)
-            record = end_round(state, "no_dice", out)
-            if not state.over:
-                _start_turn(state, state.first_player)
-            return Outcome(action, player, None, placement, None, record, state.over)
+            record, final = _close_round(state, "no_dice", out)
+            return Outcome(action, player, None, placement, None, record, state.over, final)
         _end_turn(state)
         return Outcome(action, player, None, placement)
     assert isinstance(action, SupplyFlick | BoardFlick | SiegeShot)
@@ -174,15 +196,14 @@ def _settle(
     placement = place_dice(state, result)
     out = _out_player(state)
     _count(state, action, result, placement, out, player)
-    record: RoundRecord | None = None
+    ended = None
     if out is not None:
-        record = end_round(state, "no_dice", out)
+        ended = _close_round(state, "no_dice", out)
     elif state.round_flicks >= state.config.house_rules.max_flicks_per_round:
-        record = end_round(state, "flick_limit", None)
-    if record is not None:
-        if not state.over:
-            _start_turn(state, state.first_player)
-        return Outcome(action, player, result, placement, None, record, state.over)
+        ended = _close_round(state, "flick_limit", None)
+    if ended is not None:
+        record, final = ended
+        return Outcome(action, player, result, placement, None, record, state.over, final)
     pending = abilities.earned(state, result)
     if pending is None:
         _end_turn(state)

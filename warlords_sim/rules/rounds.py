@@ -21,7 +21,15 @@ from warlords_sim.rules.scoring import (
     winners,
 )
 
-__all__ = ["end_round", "new_game", "ring_setup", "side_walls_for_round", "start_round"]
+__all__ = [
+    "end_round",
+    "new_game",
+    "next_round",
+    "ring_setup",
+    "score_round",
+    "side_walls_for_round",
+    "start_round",
+]
 
 
 def side_walls_for_round(config: GameConfig, rnd: int, totals: list[int]) -> bool:
@@ -76,7 +84,18 @@ def start_round(state: GameState, rnd: int, first_player: int) -> None:
 
 
 def end_round(state: GameState, ended_by: str, out_player: int | None) -> RoundRecord:
-    """Score the round, then start the next one or end the game."""
+    """Score the round, then start the next one or end the game
+    (:func:`score_round`, then :func:`next_round` unless the game is over)."""
+    record = score_round(state, ended_by, out_player)
+    if not state.over:
+        next_round(state)
+    return record
+
+
+def score_round(state: GameState, ended_by: str, out_player: int | None) -> RoundRecord:
+    """Score the round: its record joins the history, its damage the totals;
+    after the final round the game is over and has its winners. The dice
+    and pins stay where the round left them (:func:`next_round` clears them)."""
     damage = round_damage(state)
     scored = scored_on_opponents(state)
     record = RoundRecord(
@@ -99,8 +118,15 @@ def end_round(state: GameState, ended_by: str, out_player: int | None) -> RoundR
         state.over = True
         state.pending = None
         state.winners = winners(state.totals, scored)
-        return record
-    by_round = state.config.house_rules.first_player_by == "round"
-    first = first_player_after(state, damage if by_round else state.totals)
-    start_round(state, state.round + 1, first)
     return record
+
+
+def next_round(state: GameState) -> None:
+    """Set up the round after the one just scored (:func:`score_round`):
+    its first player (house rule ``first_player_by``), then
+    :func:`start_round` ("All players return their dice to their home
+    castles ... All defensive pins are returned to the center ring")."""
+    record = state.history[-1]
+    by_round = state.config.house_rules.first_player_by == "round"
+    first = first_player_after(state, record.damage if by_round else state.totals)
+    start_round(state, state.round + 1, first)

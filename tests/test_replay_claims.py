@@ -1,0 +1,146 @@
+"""``replay --verify`` checks every claim a file makes (issue 18, item 2).
+
+What once broke: a result line with ``"totals": []`` and a forged
+``"winners": [0]`` verified ("result verified: totals , winner P0", exit
+0, ``--json`` ok true); hand-edited ``rounds[].damage``, action ``summary``
+and ``dice`` lists passed too, and these are what ``render`` captions and
+the window's panel show. A JSON object with a key given twice was read
+last-wins. And the line of an action that ended a round (not the last) was
+written after the next round was set up: its summary said "back to the
+supply", its ``dice`` was empty and every die was ``gone``, although the die
+had landed in a courtyard.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from warlords_sim.cli import main
+from warlords_sim.replay import ReplayError, branch, load_replay, verify
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "replays"
+GAME = EXAMPLES / "game-2p-standard.jsonl"
+SANDBOX = EXAMPLES / "sandbox-flicks.jsonl"
+
+Objs = list[dict[str, Any]]
+
+
+def _objs(path: Path) -> Objs:
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _write(objs: Objs, path: Path) -> Path:
+    path.write_text("".join(json.dumps(o) + "\n" for o in objs), encoding="utf-8")
+    return path
+
+
+def _round_end_index(objs: Objs) -> int:
+    """The first action line (not the last) whose action ended a round."""
+    return next(
+        i
+        for i, o in enumerate(objs[1:-2], start=1)
+        if o["kind"] == "action" and "round 1 ends" in o["summary"]
+    )
+
+
+def _first_with_dice(objs: Objs) -> dict[str, Any]:
+    return next(x for x in objs[1:] if x.get("dice"))
+
+
+def _set_die(o: dict[str, Any]) -> None:
+    o["dice"][0][4] = 7 - o["dice"][0][4]
+
+
+#: name -> (source, edit of the parsed lines, field named in the message)
+FORGERIES: dict[str, tuple[Path, Callable[[Objs], None], str]] = {
+    "winners": (GAME, lambda o: o[-1].update(winners=[0]), "winners"),
+    "empty totals": (GAME, lambda o: o[-1].update(totals=[]), "totals"),
+    "totals and winners": (GAME, lambda o: o[-1].update(totals=[], winners=[0]), "winners"),
+    "round damage": (GAME, lambda o: o[-1]["rounds"][0].update(damage=[0, 0]), "rounds"),
+    "rounds dropped": (GAME, lambda o: o[-1].update(rounds=[]), "rounds"),
+    "result digest null": (GAME, lambda o: o[-1].update(digest=None), "digest"),
+    "summary": (GAME, lambda o: o[3].update(summary="P0 wins everything"), "summary"),
+    "dice face": (GAME, lambda o: _set_die(_first_with_dice(o)), "dice"),
+    "dice emptied": (GAME, lambda o: _first_with_dice(o).update(dice=[]), "dice"),
+    "gone": (GAME, lambda o: o[_round_end_index(o) + 1].update(gone=[]), "gone"),
+    "sandbox summary": (SANDBOX, lambda o: o[2].update(summary="a hole in one"), "summary"),
+    "sandbox winners": (SANDBOX, lambda o: o[-1].update(winners=[0]), "winners"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(FORGERIES))
+def test_a_forged_claim_fails_verify_naming_its_field(case: str, tmp_path: Path) -> None:
+    src, edit, name = FORGERIES[case]
+    objs = _objs(src)
+    edit(objs)
+    path = _write(objs, tmp_path / "forged.jsonl")
+    res = CliRunner().invoke(main, ["replay", str(path), "--verify"])
+    assert res.exit_code == 1, res.output
+    assert f"field `{name}`" in res.output, res.output
+    res = CliRunner().invoke(main, ["replay", str(path), "--verify", "--json"])
+    rep = json.loads(res.output.splitlines()[-1])
+    assert rep["ok"] is False
+    assert (rep["first_claim_differs"] or {}).get("field") == name or name in (
+        rep["result_differs"] or ""
+    )
+
+
+def test_the_untouched_files_verify(tmp_path: Path) -> None:
+    """The forgeries above fail for the edit, not for the rewriting."""
+    for src in (GAME, SANDBOX):
+        path = _write(_objs(src), tmp_path / src.name)
+        assert verify(load_replay(path)).ok
+
+
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [(2, "velocity"), (0, "seed"), (-1, "totals")],
+    ids=["velocity twice", "seed twice", "totals twice"],
+)
+def test_a_key_given_twice_is_refused(line: int, key: str, tmp_path: Path) -> None:
+    lines = GAME.read_text(encoding="utf-8").splitlines()
+    obj = json.loads(lines[line])
+    holder = obj["action"] if key == "velocity" else obj
+    text = json.dumps(obj)
+    once = f'"{key}": {json.dumps(holder[key])}'
+    assert once in text
+    lines[line] = text.replace(once, f"{once}, {once}", 1)
+    path = tmp_path / "twice.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ReplayError, match=f'key "{key}" given twice'):
+        load_replay(path)
+    res = CliRunner().invoke(main, ["replay", str(path), "--verify"])
+    assert res.exit_code == 2 and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_a_round_ending_line_records_where_the_die_settled() -> None:
+    """The line of the action that ended round 1 shows the dice as they
+    settled (in the courtyard), not the next round's empty board."""
+    objs = _objs(GAME)
+    end = objs[_round_end_index(objs)]
+    assert end["dice"], end
+    assert "back to the supply" not in end["summary"]
+    assert "courtyard" in end["summary"]
+    nxt = objs[_round_end_index(objs) + 1]
+    assert nxt["gone"], "the next line says the round's dice were cleared"
+
+
+def test_a_branch_cut_at_a_round_end_verifies(tmp_path: Path) -> None:
+    """A prefix ending at the action that ended round 1, branched and
+    played on, writes lines that verify (its `dice`/`gone` continue from
+    the settled state, as an unbroken recording's do)."""
+    from warlords_sim.bots import make_bot
+
+    rep = load_replay(GAME)
+    until = _round_end_index(_objs(GAME))
+    new = tmp_path / "branch.jsonl"
+    bots = [make_bot("aim", 0.7), make_bot("aim", 0.7)]
+    branch(rep, new, until, bots, ["aim", "aim"], skill=0.7)
+    again = verify(load_replay(new))
+    assert again.ok, again.mismatch or again.divergence or again.result
