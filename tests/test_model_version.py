@@ -65,7 +65,7 @@ def fingerprint() -> str:
 ROLL_FINGERPRINTS = {
     "2.5d-5": "ba16e85935ae35a63a1ec3af69e08b8d440877acbfd0c44329f80a6db28ce1f1",
     "2.5d-6": "ba16e85935ae35a63a1ec3af69e08b8d440877acbfd0c44329f80a6db28ce1f1",
-    "2.5d-7": "ba16e85935ae35a63a1ec3af69e08b8d440877acbfd0c44329f80a6db28ce1f1",
+    "2.5d-7": "ebfd54224ffbb482fa9ba02d86104afe1d4e8fe0bcc198e937aa85d64a554647",
 }
 
 

@@ -44,7 +44,10 @@ centre's acceleration and the torque about it):
   caller resolves that impact.
 
 A very rough edge on a low pivot can make the sliding equations singular
-(``i2 + c h <= 0``: Painlevé's paradox); the edge then sticks.
+(``i2 + c h <= 0``: Painlevé's paradox); the edge then sticks. Energy never
+grows by more than the potential of an RK4 substep's overshoot at a
+turning point (under 1e-6 of it in 300 hypothesis cases,
+tests/test_physics_pivot.py): what is kinetic is scaled back, never added.
 """
 
 from __future__ import annotations
@@ -223,8 +226,12 @@ class _Singular(Exception):
     """The slipping equations are singular (Painlevé) in a substep."""
 
 
-def _deriv(st: PivotState, p: PivotParams, stuck: bool) -> tuple[float, ...]:
-    """d/dt of (phi, rate, along, cross, s, t).
+def _deriv(
+    st: PivotState, p: PivotParams, stuck: bool, way: tuple[float, float] = (0.0, 0.0)
+) -> tuple[float, ...]:
+    """d/dt of (phi, rate, along, cross, s, t); ``way`` is the unit slip
+    direction (along u, across u) friction opposes, held for the whole RK4
+    step (the caller finds where the slip stops and splits the step there).
 
     Raises:
         _Lifts: the floor would have to pull. _Singular: see :func:`_slip_accel`.
@@ -234,9 +241,7 @@ def _deriv(st: PivotState, p: PivotParams, stuck: bool) -> tuple[float, ...]:
         if n < 0.0:
             raise _Lifts
         return (st.rate, acc, p.radius * acc, 0.0, st.along, st.cross)
-    wu, wc = _slip(st, p)
-    speed = math.hypot(wu, wc)
-    du, dc = (wu / speed, wc / speed) if speed > 0.0 else (0.0, 0.0)
+    du, dc = way
     got = _slip_accel(st.phi, st.rate, du, p)
     if got is None:
         raise _Singular
@@ -251,7 +256,11 @@ def _deriv(st: PivotState, p: PivotParams, stuck: bool) -> tuple[float, ...]:
 
 
 def _rk4(st: PivotState, p: PivotParams, dt: float, stuck: bool) -> PivotState:
-    """One RK4 step in one contact mode (raises as :func:`_deriv`)."""
+    """One RK4 step in one contact mode, a slip in the direction it has at
+    the start (raises as :func:`_deriv`)."""
+    wu, wc = _slip(st, p)
+    speed = math.hypot(wu, wc)
+    way = (wu / speed, wc / speed) if speed > 0.0 and not stuck else (0.0, 0.0)
 
     def add(base: PivotState, d: tuple[float, ...], f: float) -> PivotState:
         return PivotState(
@@ -263,10 +272,10 @@ def _rk4(st: PivotState, p: PivotParams, dt: float, stuck: bool) -> PivotState:
             base.t + d[5] * f,
         )
 
-    k1 = _deriv(st, p, stuck)
-    k2 = _deriv(add(st, k1, dt / 2.0), p, stuck)
-    k3 = _deriv(add(st, k2, dt / 2.0), p, stuck)
-    k4 = _deriv(add(st, k3, dt), p, stuck)
+    k1 = _deriv(st, p, stuck, way)
+    k2 = _deriv(add(st, k1, dt / 2.0), p, stuck, way)
+    k3 = _deriv(add(st, k2, dt / 2.0), p, stuck, way)
+    k4 = _deriv(add(st, k3, dt), p, stuck, way)
     total = tuple(
         (a + 2.0 * b + 2.0 * c + d) / 6.0 for a, b, c, d in zip(k1, k2, k3, k4, strict=True)
     )
@@ -303,11 +312,24 @@ def _substep(st: PivotState, p: PivotParams, dt: float) -> PivotState:
             st = replace(st, along=p.radius * st.rate, cross=0.0)
         else:
             nu, nc = _slip(nxt, p)
-            if nu * wu + nc * wc <= 0.0:
-                # the slip stopped within the substep: it sticks there
-                # (the slip's kinetic energy is lost, never gained)
-                nxt = replace(nxt, along=p.radius * nxt.rate, cross=0.0)
-            return _no_gain(nxt, e0, p)
+            if nu * wu + nc * wc > 0.0:
+                return _no_gain(nxt, e0, p)
+            # the slip stops within the substep: find when (bisection; past
+            # that the friction would push the wrong way), stop it there and
+            # go on rolling, or slipping the other way, for the rest
+            lo, hi = 0.0, dt
+            for _ in range(30):
+                mid = 0.5 * (lo + hi)
+                mu_, mc_ = _slip(_rk4(st, p, mid, stuck=False), p)
+                if mu_ * wu + mc_ * wc > 0.0:
+                    lo = mid
+                else:
+                    hi = mid
+            at = _rk4(st, p, lo, stuck=False) if lo > 0.0 else st
+            at = _no_gain(replace(at, along=p.radius * at.rate, cross=0.0), e0, p)
+            if dt - lo <= 0.0:
+                return at
+            return _substep(at, p, dt - lo)
     return _keep_energy(_rk4(st, p, dt, stuck=True), e0, p)
 
 
