@@ -11,7 +11,7 @@ import click
 from warlords_sim.cli._common import board_name_option, check_board_name, fail
 from warlords_sim.cli._names import BOTS
 from warlords_sim.cli._outputs import exists_message
-from warlords_sim.cli._signals import sigterm_as_interrupt
+from warlords_sim.cli._signals import Stop, signals_as_interrupt
 from warlords_sim.cli.play_cmd import SKILL_HELP, SKILL_METAVAR
 from warlords_sim.extras import require_extra
 
@@ -232,14 +232,15 @@ def variants(
             seed=seed,
             board=experiment_board(board),
         )
-        with sigterm_as_interrupt() as stop:
-            try:
+        stop = Stop()
+        try:
+            with signals_as_interrupt() as stop:
                 result = run_experiment(
                     exp, out, workers=workers, dask=dask, dask_timeout=dask_timeout, progress=True
                 )
-            except KeyboardInterrupt:  # before the games started, or while summarizing
-                click.echo(f"interrupted by {stop.name} before the run could finish", err=True)
-                raise click.exceptions.Exit(stop.exit_status) from None
+        except KeyboardInterrupt:  # before the games started, or while summarizing
+            click.echo(f"interrupted by {stop.name} before the run could finish", err=True)
+            raise click.exceptions.Exit(stop.exit_status) from None
     except (ExperimentError, HouseRulesError, BoardError) as e:
         fail(e)
     except OSError as e:  # a file of --out that cannot be written
