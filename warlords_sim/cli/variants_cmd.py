@@ -52,7 +52,9 @@ the default skill 0.7 from (--seed, variant, game index) alone, as before
 whatever the worker count or cluster. Games run in local
 worker processes (all cores by default), or on dask.distributed with
 --dask tcp://HOST:8786 (a running scheduler; its workers need warlords-sim
-installed) or --dask local (a LocalCluster of --workers processes).
+installed; tls://HOST:8786 with the certificates of the dask configuration,
+see the README) or --dask local (a LocalCluster of --workers processes that
+only this run can use: TLS with credentials made for it, no dashboard).
 
 \b
 --out DIR keeps DIR/games.csv (one row per game, appended as games
