@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from warlords_sim.cli._common import board_option, fail
+from warlords_sim.cli._common import board_option, echo, fail
 from warlords_sim.cli._names import DEFAULT_SCENARIOS, ENGINES
 from warlords_sim.cli._outputs import exists_message, saving
 from warlords_sim.extras import require_extra
@@ -181,7 +181,7 @@ def fidelity(
             click.echo(json.dumps(rows))
             return
         for s in scenarios:
-            click.echo(f"{s.name:24s} {s.description}")
+            echo(f"{s.name:24s} {s.description}")
         return
     engs = _engines(engines)
     if "reference" in engs:
@@ -221,4 +221,4 @@ def fidelity(
             with saving(path, "--plot", force) as tmp:
                 scenario_plot(board, sr, report.engines, tmp)
         if not as_json:
-            click.echo(f"wrote {len(paths)} PNG{'' if len(paths) == 1 else 's'} to {plot}")
+            echo(f"wrote {len(paths)} PNG{'' if len(paths) == 1 else 's'} to {plot}")

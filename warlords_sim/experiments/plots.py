@@ -32,7 +32,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from warlords_sim._files import temp_sibling
+from warlords_sim._files import partial_file
 from warlords_sim.experiments.report import DAMAGE_PNG, ELIMINATIONS_PNG, SKILLS_PNG
 from warlords_sim.experiments.worker import Row
 
@@ -413,7 +413,7 @@ def save_plots(summary: dict[str, Any], rows: Sequence[Row], directory: Path) ->
     whole (a temporary file of a unique name, then renamed).
 
     Raises:
-        OSError: the folder cannot be written.
+        OSError: the folder cannot be written (its ``filename`` the plot).
     """
     figures = [
         (DAMAGE_PNG, damage_figure(summary, rows)),
@@ -424,11 +424,11 @@ def save_plots(summary: dict[str, Any], rows: Sequence[Row], directory: Path) ->
     out = []
     for name, fig in figures:
         path = directory / name
-        tmp = temp_sibling(path)
         try:
-            fig.savefig(tmp, dpi=110, format="png")
-            os.replace(tmp, path)
-        finally:
-            tmp.unlink(missing_ok=True)
+            with partial_file(path) as tmp:
+                fig.savefig(tmp, dpi=110, format="png")
+                os.replace(tmp, path)
+        except OSError as e:
+            raise OSError(e.errno, e.strerror or str(e), str(path)) from e
         out.append(path)
     return out
