@@ -801,8 +801,8 @@ def test_a_recording_cut_by_a_full_disk_says_what_is_kept_and_how_to_go_on(
     assert not kept.truncated and kept.actions and path.read_bytes().endswith(b"\n")
     assert msg.startswith(f"{path}: cannot write the replay: No space left on device; ")
     assert f"the {len(kept.actions)} actions recorded before are kept" in msg
-    assert f"'warlords-sim play --resume {path}'" in msg
-    assert f"'warlords-sim replay {path} --branch NEW --bots random,random'" in msg
+    assert f"continue the game with: warlords-sim play --resume {path} (or headless: " in msg
+    assert msg.endswith(f"warlords-sim replay {path} --branch NEW --bots random,random)")
 
 
 def test_a_write_into_a_full_disk_names_the_option_and_the_file(

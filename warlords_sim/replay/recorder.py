@@ -28,6 +28,7 @@ import contextlib
 import datetime as _dt
 import json
 import os
+import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
@@ -330,11 +331,12 @@ class Recorder:
             kept += f" there ({self.target} is unchanged)"
         if self.header.mode != "game":
             return kept
-        how = f"'warlords-sim play --resume {self.path}'"
+        path = shlex.quote(str(self.path))
+        how = f"warlords-sim play --resume {path}"
         if "human" not in self.header.bots:
             bots = ",".join(self.header.bots)
-            how += f" or headless 'warlords-sim replay {self.path} --branch NEW --bots {bots}'"
-        return f"{kept}: free some space, then continue the game with {how}"
+            how += f" (or headless: warlords-sim replay {path} --branch NEW --bots {bots})"
+        return f"{kept}: free some space, then continue the game with: {how}"
 
     @property
     def actions(self) -> int:
