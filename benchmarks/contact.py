@@ -19,6 +19,8 @@ convergence, and its agreement with the MuJoCo reference.
 4. The 900 mm/s high launch (``flick --from 0:2 --launch high --velocity
    0,900``): its first table impact in the reference world (the state
    before it taken from the flick), and in the 2.5D world's flight.
+5. The cost on the states the 2.5D world's bounce model is handed over
+   random launches, against the old contact point and impact.
 
 Usage: python benchmarks/contact.py [--impacts 50] [--seed 1]   (prints; writes nothing)
 """
@@ -279,7 +281,7 @@ def launch(inertia: float) -> None:
         landings.append((r.copy(), v.copy(), omega.copy()))
         return land(self, v, omega, r, bounces)
 
-    old_impact.RigidLanding.land = spy  # type: ignore[method-assign]
+    old_impact.RigidLanding.land = spy  # type: ignore[method-assign, assignment]
     try:
         world25 = standard_world(board, "2.5d")
         world25.flick(fl, face=1)
@@ -304,6 +306,62 @@ def launch(inertia: float) -> None:
     assert fc.feature in Feature
 
 
+def game_landings(rng: np.random.Generator, inertia: float, launches: int = 40) -> None:
+    """The cost on the 2.5D world's own landings: the states its bounce model
+    is handed over random high and low launches, timed through the old
+    contact point and impact and through floor_contact and impact."""
+    board = load_board("standard")
+    states: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    land = old_impact.RigidLanding.land
+
+    def spy(
+        self: old_impact.RigidLanding, v: np.ndarray, omega: np.ndarray, r: np.ndarray, b: int
+    ) -> old_impact.Landing:
+        states.append((r.copy(), v.copy(), omega.copy()))
+        return land(self, v, omega, r, b)
+
+    old_impact.RigidLanding.land = spy  # type: ignore[method-assign, assignment]
+    try:
+        for i in range(launches):
+            kind = (LaunchKind.HIGH, LaunchKind.LOW)[i % 2]
+            speed, turn = rng.uniform(300.0, 1800.0), rng.normal(0.0, 0.3)
+            vel = (speed * math.sin(turn), speed * math.cos(turn))
+            world = standard_world(board, "2.5d")
+            begin = flick_start(board, world, None, (0, 1 + i % 3), kind, vel)
+            fl = Flick(1, vel, rng.normal(0.0, 5.0), kind, begin.start, begin.height_mm, 0.0)
+            world.flick(fl, face=1 + i % 6)
+    finally:
+        old_impact.RigidLanding.land = land  # type: ignore[method-assign]
+    contacts = [(r, v, w, floor_contact(r, SIZE, RADIUS, v, w)) for r, v, w in states]
+    kept = [(v, w, fc) for _, v, w, fc in contacts if fc is not None]
+    steps = [impact(v, w, fc.offset, MASS, inertia, E, MU, MU_S, feature=fc.feature).steps
+             for v, w, fc in kept]  # fmt: skip
+    kinds = {f: sum(fc.feature is f for _, _, fc in kept) for f in Feature}
+    reps = 5
+    t0 = time.process_time()
+    for _ in range(reps):
+        for r, v, w in states:
+            floor_contact(r, SIZE, RADIUS, v, w)
+    t_contact = (time.process_time() - t0) / (reps * len(states))
+    t0 = time.process_time()
+    for _ in range(reps):
+        for v, w, fc in kept:
+            impact(v, w, fc.offset, MASS, inertia, E, MU, MU_S, feature=fc.feature)
+    t_impact = (time.process_time() - t0) / (reps * len(kept))
+    t0 = time.process_time()
+    for _ in range(reps):
+        for r, v, w in states:
+            cp = old_impact.contact_point(r, SIZE, v, w)
+            if cp is not None:
+                old_impact.impact(v, w, cp, MASS, SIZE, E, MU, MU_S)
+    t_old = (time.process_time() - t0) / (reps * len(states))
+    print(f"\n5. the 2.5D world's own landings ({len(states)} from {launches} random high and "
+          f"low launches; {', '.join(f'{n} {f.value}' for f, n in kinds.items())}; integrated "
+          f"{sum(s > 0 for s in steps)}, steps median {statistics.median(steps):.0f}, max "
+          f"{max(steps)}): floor_contact {t_contact * 1e6:.1f} us + impact {t_impact * 1e6:.1f} "
+          f"us, against {t_old * 1e6:.1f} us for the old contact point and impact")  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--impacts", type=int, default=51, help="MuJoCo single impacts [51]")
@@ -317,6 +375,7 @@ def main() -> None:
     convergence(np.random.default_rng(args.seed + 1), inertia)
     agreement(np.random.default_rng(args.seed + 2), args.impacts, inertia)
     launch(inertia)
+    game_landings(np.random.default_rng(args.seed + 3), inertia)
 
 
 if __name__ == "__main__":

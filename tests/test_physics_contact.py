@@ -453,7 +453,7 @@ def test_frictionless_impacts_are_newtons(
     fc = floor_contact(r, A, R, v, omega)
     if fc is None:
         return
-    out = impact(v, omega, fc.offset, M, INERTIA, e, 0.0)
+    out = impact(v, omega, fc.offset, M, INERTIA, e, 0.0, feature=fc.feature)
     u0 = _contact_velocity(np.array(v), np.array(omega), fc.offset)
     u1 = _contact_velocity(out.v, out.omega, fc.offset)
     if out.regime is Regime.NONE:  # approaching slower than rounding can tell
@@ -541,6 +541,14 @@ def test_impact_rejects_bad_input() -> None:
         args |= kwargs
         with pytest.raises(ValueError, match=match):
             impact(**args)  # type: ignore[arg-type]
+
+
+def test_painleves_paradox_is_refused() -> None:
+    """A long body striking nearly end-on, with strong friction:
+    slip would drive the normal impulse without bound (no cube's contact
+    can: its inertia and offsets keep it bounded for friction up to 1)."""
+    with pytest.raises(ValueError, match="Painleve"):
+        impact((0.0, -500.0, -100.0), (0.0, 0.0, 0.0), (0.0, 5.0, -40.0), M, 50.0, 0.5, 1.0)
 
 
 def test_a_separating_contact_gets_no_impulse() -> None:

@@ -15,7 +15,7 @@ Contract
   hull of the same eight corner spheres).
 * :func:`floor_contact`: which feature of the die (a corner, an edge or a
   face) touches a floor below it, and where.
-* :func:`impact`: a rigid-body impact at that point with Coulomb friction
+* :func:`impact`: a rigid-body impact there with Coulomb friction
   and Stronge's energetic coefficient of restitution (W. J. Stronge,
   "Rigid body collisions with friction", Proc. R. Soc. Lond. A 431, 169-181,
   1990; Impact Mechanics, Cambridge University Press 2000, ch. 5). The
@@ -25,7 +25,14 @@ Contract
   where the normal force's work in restitution is ``e^2`` times its work in
   compression. Normal and frictional work are both dissipative, so no
   impact creates energy (Newton's restitution with friction can, when the
-  slip stops or reverses: Kane and Levinson's paradox, Stronge 1990).
+  slip stops or reverses: Kane and Levinson's paradox, Stronge 1990). A
+  corner or an edge is a point contact (an edge's at its midpoint); a face
+  flat on the floor is a patch whose pressure holds it flat.
+* Not modelled: an edge's line contact (the rotation about the horizontal
+  axis across the edge, which a line's pressure would slap back as a face's
+  is, passes through a point contact; MuJoCo's two-point edge contact does
+  slap it back), twisting friction (a face's resistance to spinning about
+  the vertical), simultaneous contacts of different features.
 * :func:`rounded_cube_inertia`: its moment of inertia (isotropic, like any
   body with a cube's symmetry).
 """
@@ -54,16 +61,22 @@ __all__ = [
 Vec = NDArray[np.float64]
 Vector = Sequence[float] | NDArray[np.float64]
 
-#: Integration steps per unit of the fastest rate of the slip (see
-#: :func:`impact`): results agree with 4x as many steps to ~1e-7 of the
-#: speeds (tests/test_physics_contact.py, benchmarks/contact.py).
+#: Integration steps per unit of the slip's rates (and four per unit per
+#: frictionless impulse, see :func:`impact`): 4x as many steps change the
+#: speeds by 2e-6 of them at the median, 1.1e-4 at the 99th percentile
+#: (benchmarks/contact.py; tests/test_physics_contact.py holds it under 1e-3).
 DEFAULT_RESOLUTION = 2
-#: A slip whose component across its limiting ray is below this fraction of
-#: its speed is followed in the plane of that ray (error below 1e-4 of the
-#: tangential impulse across it, 1e-8 elsewhere).
+#: A slip whose component across the offset's direction is below this
+#: fraction of its speed is followed along it, that component frozen (its
+#: friction then acts along the offset's direction only: an error below 1e-4
+#: of the tangential impulse across, 1e-8 along; none if the slip then stops,
+#: the frozen part ending with it).
 _PLANAR = 1e-4
-#: A slip below this fraction of the impact's speed scale is finished in the
-#: plane of its limiting ray (the rest of it changes the speeds by less).
+#: A slip below this fraction of the impact's speed scale (its larger of the
+#: slip and the normal approach speed) is followed along the offset's
+#: direction to where it stops: a slip that comes this near to stopping has
+#: stopped (and sticks if mu_s allows: with mu < mu_s a turning slip passing
+#: this near the origin would otherwise swing past it).
 _FINISH = 1e-6
 #: Integration steps after which the impact is given up (never reached in
 #: the tests: a bug guard, not a limit of the model).
@@ -504,8 +517,7 @@ def impact(
             corner or an edge is a point impact at ``offset`` (an edge's at
             its midpoint).
         resolution: integration steps per unit of the slip's rates when its
-            direction turns (see below); 4x as many steps change the speeds
-            by ~1e-6 of them (median; 2e-4 at most, benchmarks/contact.py).
+            direction turns (see below, and :data:`DEFAULT_RESOLUTION`).
 
     Returns:
         The :class:`Impact`. The contact velocity ``u`` is followed as a
@@ -535,7 +547,8 @@ def impact(
         friction acts on the translation and on the slip of the face, to
         which the tilting contributes. (A point at the face's centre would
         let friction tip a die landing flat: tens of rad/s that MuJoCo's
-        face contact does not show.) Twisting friction is not modelled.
+        face contact does not show.) The pressure's centre is not checked
+        to stay within the face; twisting friction is not modelled.
 
         Frictionless impacts, and impacts whose slip keeps one direction,
         give Newton's ``u_z' = -e u_z``; a centred face impact gives
@@ -544,7 +557,9 @@ def impact(
     Raises:
         ValueError: a vector not 3 finite numbers; mass or inertia not
             positive; restitution outside [0, 1]; friction outside [0, 1] or
-            static_friction below it; resolution below 1.
+            static_friction below it; resolution below 1; or a contact whose
+            slip would drive the normal impulse without bound (Painleve's
+            paradox: impossible for a cube's contacts with friction up to 1).
     """
     try:
         vx, vy, vz = float(v[0]), float(v[1]), float(v[2])
@@ -629,6 +644,12 @@ def impact(
         k2 = inv_m + b * (rho * rho + rz * rz)
         knn = inv_m + b * rho * rho
         kappa = kappa_s = 0.0
+    if not (knn - mu * c > 0.0 and kappa < 1.0):
+        raise ValueError(
+            f"impact: friction {mu:g} at offset ({rx:g}, {ry:g}, {rz:g}) mm would drive the "
+            "normal impulse without bound (Painleve's paradox; impossible for a cube's "
+            "contacts with friction up to 1)"
+        )
     s0 = math.sqrt(ux * ux + uy * uy)
     if frame_dir is not None:
         e1x, e1y = frame_dir
