@@ -23,12 +23,13 @@ What they check, and against what:
   v_z' = -e v_z;
 * a saved case against MuJoCo: the first table impact of the 900 mm/s high
   launch, where the old impact (a sharp cube's corner, Newton restitution)
-  gave the die 24 rad/s and the reference 6.
+  gives the die 23.8 rad/s, MuJoCo 5.7 and this model 5.4 (from the
+  reference flick's own state, with gravity: 23.9, 6.1, 5.6).
 
 On the old code: the planar closed-form cases with a stop (stick or
 reversal) fail when ``impact.impact`` (sharp corner, Newton restitution with
-its fall-backs) is put in place of ``contact.impact``, and so does the saved
-900 mm/s case (23.9 rad/s against MuJoCo's 6.0).
+its fall-backs) is put in place of ``contact.impact`` (5 of the 9), and so
+does the saved 900 mm/s case (23.8 rad/s against MuJoCo's 5.7).
 """
 
 from __future__ import annotations
@@ -598,8 +599,8 @@ def test_900_launch_first_impact_spins_as_the_reference() -> None:
 
 def test_corner_impacts_agree_with_the_reference() -> None:
     """Twelve random corner-first impacts in MuJoCo (the reference's contact,
-    gravity off): the spin after agrees to 25 % in the median (the old
-    impact: 60 %); what is left is MuJoCo's soft contact, which lasts
+    gravity off): the spin after agrees to 25 % in the median (measured:
+    13 %; the old impact 45 %); what is left is MuJoCo's soft contact, which lasts
     ~1.8 ms, during which a spinning die turns by several degrees."""
     pytest.importorskip("mujoco")
     from warlords_sim.reference.impact_probe import ImpactProbe
