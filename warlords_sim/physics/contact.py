@@ -513,7 +513,9 @@ def impact(
         static_friction: the coefficient that must hold a contact whose slip
             has stopped (or was nil): default ``friction``; at least ``friction``.
         feature: :attr:`Feature.FACE` for a face flat on the floor with all
-            its corners approaching (``offset`` its centre): see below. A
+            its corners approaching (``offset`` its centre, taken straight
+            below the die's centre: the face is level to within
+            :func:`floor_contact`'s tolerance): see below. A
             corner or an edge is a point impact at ``offset`` (an edge's at
             its midpoint).
         resolution: integration steps per unit of the slip's rates when its
@@ -596,6 +598,9 @@ def impact(
     energy_before = 0.5 * (
         mass * (vx * vx + vy * vy + vz * vz) + inertia * (wx * wx + wy * wy + wz * wz)
     )
+    face = feature is Feature.FACE
+    if face:  # a level face: its centre straight below the die's (to floor_contact's tolerance)
+        rx = ry = 0.0
     # contact velocity u = v + omega x r
     ux = vx + wy * rz - wz * ry
     uy = vy + wz * rx - wx * rz
@@ -618,7 +623,6 @@ def impact(
             energy_before,
             0,
         )
-    face = feature is Feature.FACE
     if face:
         # the face's centre moves at u_c = un0 + p / m; its tilting rates, and
         # so the tilting part (omega_h x r)_t of its slip, in proportion
