@@ -43,6 +43,11 @@ History:
     about 0.25 mm of the nearest free place (it took the first free place on
     rings 2 mm apart). Dice resting against the flicked die are moving from
     the first step of the flick.
+    ``2.5d-7``: a rolling die that runs into something (a wall, a pin, the
+    siege engine, a die: a contact pushing back against its motion) stops
+    rolling there, lying on the face nearer up and sliding on at the
+    velocity the contact left it; the roll used to overwrite every
+    contact's answer and drive the die on through walls and pins (issue 18).
 """
 
 from __future__ import annotations
@@ -53,7 +58,7 @@ __all__ = ["ENGINE", "MODEL_VERSION", "pymunk_version"]
 #: (see :data:`warlords_sim.rules.physics_port.ENGINES`).
 ENGINE = "2.5d"
 #: The version of the 2.5D model (see the module docstring for when to bump it).
-MODEL_VERSION = "2.5d-6"
+MODEL_VERSION = "2.5d-7"
 
 
 def pymunk_version() -> str:
