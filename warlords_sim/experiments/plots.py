@@ -263,7 +263,7 @@ def eliminations_figure(summary: dict[str, Any]) -> Figure:
             ("offboard_per_round", "eliminated (off the board or over a wall)", ""),
             (
                 "wall_exits_per_round",
-                "left over the side walls (removed, or returned if unlanded)",
+                "left over the side walls (removed; a supply die that never landed returns)",
                 "//",
             ),
         )
@@ -292,9 +292,10 @@ def eliminations_figure(summary: dict[str, Any]) -> Figure:
     _set_xticks(ax, pos, names, crowded)
     ax.set_xlim(-0.6, len(names) - 0.4)
     # counts: the axis starts at 0 (matplotlib centred all-zero bars on an
-    # axis from -0.04 to 0.04), and with nothing eliminated it says so
+    # axis from -0.04 to 0.04), leaves room above the bars for the legend
+    # and the significance marks, and with nothing eliminated says so
     if top > 0.0:
-        ax.set_ylim(bottom=0.0)
+        ax.set_ylim(0.0, 1.3 * top)
     else:
         ax.set_ylim(0.0, 1.0)
         ax.text(
