@@ -25,8 +25,8 @@ __all__ = ["COMMANDS", "main"]
 
 #: Subcommand name -> (module under warlords_sim.cli, the click command's
 #: name in it, the first paragraph of its help as one line). The summary is
-#: what ``warlords-sim --help`` lists without importing the module; a test
-#: checks it against the command's own help.
+#: what ``warlords-sim --help`` lists, whole, without importing the module;
+#: a test checks it against the command's own help.
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "board": ("board_cmd", "board", "Show, draw or dump a board file."),
     "fidelity": (
@@ -118,17 +118,20 @@ class _Main(click.Group):
         return self.commands.get(cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """The command list of ``--help``, from :data:`COMMANDS`' summaries
-        (the same text click would print, without importing every command)."""
+        """The command list of ``--help``: each command with the whole of its
+        :data:`COMMANDS` summary (the first paragraph of its own help),
+        wrapped, without importing every command. (click's listing cuts a
+        summary to the line's width with "...": "Compare two physics
+        engines on the fidelity scenarios: N...".)"""
         names = self.list_commands(ctx)
         if not names:
             return
-        limit = formatter.width - 6 - max(len(n) for n in names)
         rows = []
         for name in names:
-            # a stand-in with the summary as its help shortens it as click would
-            cmd = self.commands.get(name) or click.Command(name, help=COMMANDS[name][2])
-            rows.append((name, cmd.get_short_help_str(limit)))
+            if name in COMMANDS:
+                rows.append((name, COMMANDS[name][2]))
+            else:  # added by hand, not listed in COMMANDS
+                rows.append((name, self.commands[name].get_short_help_str(1_000)))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 

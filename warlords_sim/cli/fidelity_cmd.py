@@ -152,7 +152,7 @@ MAX_TRIALS = 1_000_000
 @click.option(
     "--progress/--no-progress",
     default=None,
-    help="Progress bar on stderr [default: on a terminal].",
+    help="Progress bar on stderr, terminal or not [default: on a terminal].",
 )
 def fidelity(
     names: str,
@@ -195,7 +195,8 @@ def fidelity(
             from rich.console import Console
             from rich.progress import Progress
 
-            with Progress(console=Console(stderr=True), transient=True) as bar:
+            # shown on a terminal, or anywhere with --progress
+            with Progress(console=Console(stderr=True, force_terminal=True), transient=True) as bar:
                 task = bar.add_task("fidelity", total=len(scenarios) * 2 * trials)
                 report = run_fidelity(
                     board, scenarios, trials, seed, engs, on_trial=lambda: bar.advance(task)

@@ -142,7 +142,7 @@ benchmarks/flick.py).
 @click.option(
     "--progress/--no-progress",
     default=None,
-    help="Progress bar on stderr [default: on a terminal, for 20 trials or more].",
+    help="Progress bar on stderr, terminal or not [default: on a terminal, for 20 trials or more].",
 )
 @click.option(
     "--engine",

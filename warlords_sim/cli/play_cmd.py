@@ -125,7 +125,13 @@ def _skill_option(ctx: click.Context, param: click.Parameter, value: str) -> Ski
 
 @click.command("play", help=_HELP)
 @click.pass_context
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option(
+    "--players",
+    type=click.IntRange(2, 4),
+    default=2,
+    show_default=True,
+    help="Number of players (2: seats 0 and 2; 3: seats 0, 1, 2, rotating).",
+)
 @click.option(
     "--bots",
     "bots_text",

@@ -196,4 +196,8 @@ def _draw(
             seconds += frame.duration
         progress.update(task, description=f"writing {suffix[1:].upper()}")
         writer.close()
+    if isinstance(writer, Mp4Writer):
+        # a video repeats a frame held longer than 1/fps: say what the file holds
+        # (it said 38 frames for an MP4 of 110)
+        return writer.count, writer.count / fps
     return count, seconds

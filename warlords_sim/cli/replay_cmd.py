@@ -241,6 +241,15 @@ def _verify(
         raise click.exceptions.Exit(1)
 
 
+def _span(n: int, total: int) -> str:
+    """The first ``n`` of ``total`` actions in words: "actions 1..N of T",
+    "action 1 of T", or for N = 0 (``--until 0``, the set-up alone; it said
+    "actions 1..0") "none of its T actions"."""
+    if n == 0:
+        return f"none of its {total} actions"
+    return f"action 1 of {total}" if n == 1 else f"actions 1..{n} of {total}"
+
+
 def _tail(rep: Replay, report: object) -> str:
     res = rep.result
     n = len(rep.actions)
@@ -248,7 +257,7 @@ def _tail(rep: Replay, report: object) -> str:
 
     assert isinstance(report, VerifyReport)
     if report.checked < n:
-        return f" (actions 1..{report.checked} of {n})"
+        return f" ({_span(report.checked, n)})"
     if res is None:
         return " (no result line: an unfinished game or sequence)"
     if rep.mode == "game":
@@ -298,7 +307,11 @@ def _branch(
     except ReplayError as e:
         fail(e)
     out = load_replay(new)
-    head = f"{new}: actions 1..{n} of {rep.path}"
+    head = (
+        f"{new}: the set-up of {rep.path}, none of its actions"
+        if n == 0
+        else f"{new}: {'action 1' if n == 1 else f'actions 1..{n}'} of {rep.path}"
+    )
     if rebuilt.divergence is not None:
         echo(f"warning: {rebuilt.divergence.describe()}", err=True)
     if out.result is None:

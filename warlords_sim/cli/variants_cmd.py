@@ -95,7 +95,13 @@ class _Seconds(click.FloatRange):
 
 
 @click.command("variants", help=_HELP)
-@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option(
+    "--players",
+    type=click.IntRange(2, 4),
+    default=4,
+    show_default=True,
+    help="Number of players (2: seats 0 and 2; 3: seats 0, 1, 2, rotating).",
+)
 @click.option("--games", type=click.IntRange(1, 10_000_000), default=100, show_default=True,
               help="Games per variant and skill (1..10000000).")  # fmt: skip
 @click.option(
@@ -137,7 +143,13 @@ class _Seconds(click.FloatRange):
     "e.g. novice,club,expert or 0.3,0.7.",
 )
 @board_name_option
-@click.option("--seed", type=int, default=0, show_default=True, help="Experiment seed.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Experiment seed: same seed, same games.",
+)
 @click.option(
     "--workers",
     type=int,

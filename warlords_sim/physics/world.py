@@ -43,8 +43,12 @@ Contract
   (tests/test_physics_faults.py).
 * Maximum flick speed :data:`MAX_FLICK_SPEED` (2000 mm/s): a die then moves
   8.3 mm a step, less than the 11 mm of die half-width plus pin radius and
-  the 16 mm of die half-width plus half the thinnest wall, so it cannot pass
-  through a pin or wall between two steps (pymunk has no swept collision).
+  the 11 mm of die half-width plus half the thinnest wall (the 6 mm side
+  walls), so it cannot pass through a pin or wall between two steps (pymunk
+  has no swept collision). A die that rolls is moved by a velocity the roll
+  sets before every step; a contact it runs into ends the roll
+  (:meth:`World._roll_stopped`), which would otherwise overwrite the
+  contact's answer step after step.
 """
 
 from __future__ import annotations
@@ -172,6 +176,7 @@ class _Rolling:
     vy: float = 0.0
     phi: float = 0.0  # turned so far about the edge, rad (where the body is now)
     phi_next: float = 0.0  # where the body is sent by the next step
+    sent: tuple[float, float] = (0.0, 0.0)  # velocity given for the next step, mm/s
 
 
 @dataclass
@@ -1172,15 +1177,26 @@ class World:
         back = tumble.roll_reach(ro.phi_next, self._size)
         tx, ty = ro.px - ro.ux * back, ro.py - ro.uy * back
         x, y = d.body.position
-        d.body.velocity = ((tx - x) / TIMESTEP, (ty - y) / TIMESTEP)
+        ro.sent = ((tx - x) / TIMESTEP, (ty - y) / TIMESTEP)
+        d.body.velocity = ro.sent
 
     def _advance_roll(self, d: _Die) -> None:
         """After a step: the rolling die has turned to ``phi_next``. Past a
         quarter turn it lands on the next face, keeping 1/4 of its turning
         rate (angular momentum about the new edge, rigid cube), and rolls on
-        while that can tip it again; else it lies flat there."""
+        while that can tip it again; else it lies flat there.
+
+        A roll that ran into something (a wall, a pin, the siege engine, a
+        die) ends there: :meth:`_roll_stopped`. pymunk moves a body by its
+        velocity before it solves the step's contacts, so a contact changes
+        only the velocity the body leaves the step with; the roll sets that
+        velocity again for every step, and a roll used to overwrite every
+        contact's answer and drive the die on through walls and pins (saved
+        case in tests/test_physics_tunnelling.py)."""
         ro = d.roll
         assert ro is not None
+        if self._roll_stopped(d, ro):
+            return
         a = self._size
         back = tumble.roll_reach(ro.phi_next, a)
         tx, ty = ro.px - ro.ux * back, ro.py - ro.uy * back
@@ -1218,6 +1234,43 @@ class World:
         if tumble.tip_energy_ok(w, a, self._g) and self._start_face(d, ro.ux, ro.uy, w, r1, slide):
             return
         self._end_roll(d, r1, lean=d.lean, slide=slide)
+
+    def _roll_stopped(self, d: _Die, ro: _Rolling) -> bool:
+        """Did a contact of the step just taken push back against the
+        rolling die's motion? Then the roll ends where the die is: it lies
+        flat on the face it was turning from, or, once past its balance
+        point (a turn of 45 degrees), on the face it was turning to (a
+        landing), tipped against what stopped it (:meth:`_decide_cocked`),
+        and slides on at the velocity pymunk's contact left it with.
+
+        Nothing else changes a rolling die's velocity in a step: the space
+        has no gravity or damping in the plane and its friction joints are
+        slack (``max_force`` 0) while it rolls, so the velocity it leaves
+        the step with differs from the one the roll gave it only through a
+        contact impulse. A push from behind or from the side (no component
+        against the motion) does not stop it."""
+        vx, vy = d.body.velocity
+        sx, sy = ro.sent
+        if (vx - sx) * sx + (vy - sy) * sy >= 0.0:
+            return False
+        r = ro.r0
+        if ro.phi_next > math.pi / 4.0:
+            r = tumble.quarter_turn(ro.r0, ro.ux, ro.uy)
+            x, y = d.body.position
+            self._events.append(
+                Event(
+                    EventKind.LANDING,
+                    self.time,
+                    d.id,
+                    float(x),
+                    float(y),
+                    "table" if d.floor == 0.0 else "top",
+                    ro.omega0 * self._size,
+                    face_up(r),
+                )
+            )
+        self._end_roll(d, r, lean=(ro.ux, ro.uy), slide=(float(vx), float(vy)))
+        return True
 
     def _end_roll(
         self,
