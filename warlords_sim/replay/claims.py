@@ -44,6 +44,7 @@ __all__ = [
     "recorded_claims",
     "recorded_result",
     "result_claims",
+    "where_differs",
 ]
 
 
@@ -172,6 +173,32 @@ def recorded_result(line: ResultLine) -> dict[str, Any]:
         "totals": list(line.totals),
         "rounds": list(line.rounds),
     }
+
+
+def where_differs(recorded: Any, derived: Any, path: str) -> tuple[str, Any, Any]:
+    """The innermost place where two claim values differ: a list's first
+    differing element, a dict's first differing key, recursively, e.g.
+    ``("rounds[1].damage[0]", 41, 42)`` or ``("dice[0][4]", 3, 6)``."""
+    if isinstance(recorded, tuple):
+        recorded = list(recorded)
+    if isinstance(derived, tuple):
+        derived = list(derived)
+    if isinstance(recorded, DieRec):
+        recorded = [recorded.id, recorded.x, recorded.y, recorded.angle, recorded.face,
+                    recorded.region]  # fmt: skip
+    if isinstance(derived, DieRec):
+        derived = [derived.id, derived.x, derived.y, derived.angle, derived.face, derived.region]
+    if isinstance(recorded, dict) and isinstance(derived, dict):
+        for key in list(recorded) + [k for k in derived if k not in recorded]:
+            if recorded.get(key) != derived.get(key):
+                return where_differs(recorded.get(key), derived.get(key), f"{path}.{key}")
+    if isinstance(recorded, list) and isinstance(derived, list):
+        for i, (a, b) in enumerate(zip(recorded, derived, strict=False)):
+            if a != b:
+                return where_differs(a, b, f"{path}[{i}]")
+        if len(recorded) != len(derived):
+            return f"{path} (length)", len(recorded), len(derived)
+    return path, recorded, derived
 
 
 def first_difference(
