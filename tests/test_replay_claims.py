@@ -53,6 +53,10 @@ def _first_with_dice(objs: Objs) -> dict[str, Any]:
     return next(x for x in objs[1:] if x.get("dice"))
 
 
+def _retype(d: dict[str, Any], key: str, kind: Callable[[Any], Any]) -> None:
+    d[key] = kind(d[key])
+
+
 def _set_die(o: dict[str, Any]) -> None:
     o["dice"][0][4] = 7 - o["dice"][0][4]
 
@@ -69,6 +73,9 @@ FORGERIES: dict[str, tuple[Path, Callable[[Objs], None], str]] = {
     "dice face": (GAME, lambda o: _set_die(_first_with_dice(o)), "dice"),
     "dice emptied": (GAME, lambda o: _first_with_dice(o).update(dice=[]), "dice"),
     "gone": (GAME, lambda o: o[_round_end_index(o) + 1].update(gone=[]), "gone"),
+    # what once broke too: Python's == took these for the recorded values
+    "flicks retyped 58.0": (GAME, lambda o: _retype(o[-1]["rounds"][0], "flicks", float), "rounds"),
+    "out_player retyped": (GAME, lambda o: o[-1]["rounds"][0].update(side_walls=0), "rounds"),
     "sandbox summary": (SANDBOX, lambda o: o[2].update(summary="a hole in one"), "summary"),
     "sandbox winners": (SANDBOX, lambda o: o[-1].update(winners=[0]), "winners"),
 }  # fmt: skip
