@@ -64,6 +64,7 @@ class CubeMaterial:
     torsional_mm: float = 0.0
     rolling_mm: float = 0.0
     timestep_s: float = 2e-4
+    edge_friction: float | None = None
 
     def with_(self, **changes: float) -> CubeMaterial:
         """A copy with some parameters changed (a fit's grid point)."""
@@ -82,6 +83,7 @@ class _Entry(msgspec.Struct, forbid_unknown_fields=True):
     torsional_mm: float = 0.0
     rolling_mm: float = 0.0
     timestep_s: float = 2e-4
+    edge_friction: float | None = None
 
 
 class _File(msgspec.Struct, forbid_unknown_fields=True):

@@ -203,6 +203,7 @@ class _ReferenceEngine:
                 torsional_mm=material.torsional_mm,
                 rolling_mm=material.rolling_mm,
                 timestep_s=material.timestep_s,
+                edge_friction=material.edge_friction,
             ),
             gravity,
         )
