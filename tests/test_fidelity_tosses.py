@@ -336,3 +336,35 @@ def test_cross_validation_chooses_on_the_training_folds() -> None:
     assert cv.folds[2].test_loss == pytest.approx(1.5)
     assert cv.folds[2].train_loss == pytest.approx(0.1)
     assert cv.loss == pytest.approx((40 * 0.3 + 10 * 1.5) / 50)
+
+
+def test_the_command_line_defaults_are_the_layers() -> None:
+    """The ``fidelity`` command keeps copies of the toss layer's defaults
+    (so that ``--help`` loads no numpy): they must not drift apart."""
+    from warlords_sim.cli._names import ENGINES
+    from warlords_sim.cli.fidelity_cmd import fidelity
+    from warlords_sim.fidelity.materials import load_materials
+    from warlords_sim.fidelity.toss_engines import ENGINES as TOSS_ENGINES
+    from warlords_sim.fidelity.tosses import LENGTH_SCALE
+
+    opts = {p.name: p for p in fidelity.params}
+    assert opts["length_scale"].default == LENGTH_SCALE
+    assert tuple(TOSS_ENGINES) == tuple(ENGINES)
+    assert opts["material"].default in load_materials()
+
+
+def test_faces_first_chooses_the_most_faces() -> None:
+    """Chosen by faces, the point with more tosses on the measured face wins
+    whatever its loss; by loss, the other. The bootstrap follows the same rule."""
+    from warlords_sim.fidelity.toss_fit import bootstrap
+
+    n = 40
+    good_faces = _point({"x": 0.0}, np.full(n, 0.45))  # agree everywhere (err < 0.5), loss 0.45
+    good_pose = _point({"x": 1.0}, np.where(np.arange(n) % 4 == 0, 0.6, 0.1))  # 3/4 agree
+    pts = [good_faces, good_pose]
+    assert {f.chosen for f in cross_validate(pts, 5, 0, criterion="faces").folds} == {0}
+    assert {f.chosen for f in cross_validate(pts, 5, 0, criterion="loss").folds} == {1}
+    assert set(bootstrap(pts, 50, 1, "faces").tolist()) == {0}
+    assert set(bootstrap(pts, 50, 1, "loss").tolist()) == {1}
+    with pytest.raises(ValueError, match="criterion"):
+        cross_validate(pts, 5, 0, criterion="vibes")

@@ -14,7 +14,8 @@ Contract
   costs at least one.
 * :func:`cross_validate`: the tosses are split into K folds at random
   (seeded); for each fold the grid point of least mean loss on the other
-  folds is chosen and judged on the fold. The held-out figures pool the
+  folds (or, with ``criterion="faces"``, of the most faces right there) is
+  chosen and judged on the fold. The held-out figures pool the
   folds' judged tosses. :func:`profile` and :func:`bootstrap` describe the
   fit's uncertainty: the least in-sample loss at each value of one
   parameter, and the chosen point over resamples of the tosses.
@@ -32,6 +33,7 @@ from numpy.typing import NDArray
 from warlords_sim.fidelity.tosses import TossOutcome, wilson
 
 __all__ = [
+    "CRITERIA",
     "CVFold",
     "CVResult",
     "PointResult",
@@ -115,9 +117,19 @@ def kfolds(n: int, k: int, seed: int) -> list[NDArray[np.int64]]:
     return [np.sort(a) for a in np.array_split(order, k)]
 
 
-def _best(results: Sequence[PointResult], idx: NDArray[np.int64]) -> int:
+#: What a fit chooses by: the least mean loss (the default), or the most
+#: tosses resting on the measured face (ties: the least mean loss).
+CRITERIA = ("loss", "faces")
+
+
+def _best(results: Sequence[PointResult], idx: NDArray[np.int64], criterion: str = "loss") -> int:
+    if criterion not in CRITERIA:
+        raise ValueError(f"unknown criterion {criterion!r}; expected one of {', '.join(CRITERIA)}")
     losses = [float(np.mean(toss_loss(r)[idx])) for r in results]
-    return int(np.argmin(losses))
+    if criterion == "loss":
+        return int(np.argmin(losses))
+    agree = [int(np.sum(r.agree[idx])) for r in results]
+    return min(range(len(results)), key=lambda i: (-agree[i], losses[i]))
 
 
 @dataclass(frozen=True)
@@ -162,11 +174,14 @@ class CVResult:
         return self.held_out_agree / self.held_out_n
 
 
-def cross_validate(results: Sequence[PointResult], k: int = 5, seed: int = 0) -> CVResult:
-    """K-fold cross-validation of choosing among ``results`` by mean loss.
+def cross_validate(
+    results: Sequence[PointResult], k: int = 5, seed: int = 0, criterion: str = "loss"
+) -> CVResult:
+    """K-fold cross-validation of choosing among ``results`` by
+    ``criterion`` (:data:`CRITERIA`: mean loss, or faces first).
 
     Raises:
-        ValueError: no results, results of different lengths, or a bad k.
+        ValueError: no results, results of different lengths, a bad k or criterion.
     """
     if not results:
         raise ValueError("no grid points to cross-validate")
@@ -182,7 +197,7 @@ def cross_validate(results: Sequence[PointResult], k: int = 5, seed: int = 0) ->
     everyone = np.arange(n)
     for test in kfolds(n, k, seed):
         train = np.setdiff1d(everyone, test)
-        c = _best(results, train)
+        c = _best(results, train, criterion)
         r = results[c]
         agree[test], err[test] = r.agree[test], r.rest_err[test]
         tp[test], ta[test] = r.traj_pos[test], r.traj_angle[test]
@@ -230,14 +245,24 @@ def profile(results: Sequence[PointResult], param: str) -> list[tuple[float, int
     return out
 
 
-def bootstrap(results: Sequence[PointResult], draws: int, seed: int) -> NDArray[np.int64]:
-    """The chosen grid point (least mean loss) for each of ``draws``
-    resamples of the tosses with replacement (seeded)."""
+def bootstrap(
+    results: Sequence[PointResult], draws: int, seed: int, criterion: str = "loss"
+) -> NDArray[np.int64]:
+    """The grid point chosen by ``criterion`` (:data:`CRITERIA`) for each
+    of ``draws`` resamples of the tosses with replacement (seeded)."""
+    if criterion not in CRITERIA:
+        raise ValueError(f"unknown criterion {criterion!r}; expected one of {', '.join(CRITERIA)}")
     rng = np.random.default_rng(seed)
     n = results[0].agree.size
     losses = np.stack([toss_loss(r) for r in results])  # points x tosses
+    agree = np.stack([r.agree for r in results])
     out = np.empty(draws, dtype=np.int64)
     for b in range(draws):
         idx = rng.integers(0, n, n)
-        out[b] = int(np.argmin(losses[:, idx].mean(axis=1)))
+        mean_loss = losses[:, idx].mean(axis=1)
+        if criterion == "loss":
+            out[b] = int(np.argmin(mean_loss))
+        else:
+            right = agree[:, idx].sum(axis=1)
+            out[b] = int(np.lexsort((mean_loss, -right))[0])
     return out
