@@ -172,7 +172,12 @@ MAX_TRIALS = 1_000_000
     metavar="A,BASELINE",
     help="The engine judged and the baseline.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Every figure as one JSON object.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Every figure as one JSON object (with --tosses: one a toss, a line each).",
+)
 @click.option("--plot", metavar="DIR", help="Write one PNG per scenario (DIR/NAME.png).")
 @click.option("--force", is_flag=True, help="With --plot: overwrite existing PNGs.")
 @click.option(

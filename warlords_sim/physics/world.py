@@ -88,7 +88,7 @@ from warlords_sim.physics.impact import (
     RigidLanding,
     SideBlowModel,
 )
-from warlords_sim.physics.linalg3 import matmul
+from warlords_sim.physics.linalg3 import dot3, matmul
 from warlords_sim.physics.orientation import (
     face_up,
     orientation_index,
@@ -1770,13 +1770,15 @@ class World:
         if (
             r.shape != (3, 3)
             or not np.all(np.isfinite(r))
-            or float(np.max(np.abs(r.T @ r - np.eye(3)))) > 1e-6
-            or float(np.linalg.det(r)) < 0.0
+            or float(np.max(np.abs(matmul(r.T, r) - np.eye(3)))) > 1e-6
+            or dot3(np.cross(r[:, 0], r[:, 1]), r[:, 2]) < 0.0  # det < 0: a reflection
         ):
             raise WorldError("a drop's rotation must be a proper 3x3 rotation matrix")
         x, y, z = (float(v) for v in position)
         self._check_point(x, y, "drop position")
-        low = z - self._size / 2.0 * float(np.sum(np.abs(r[2])))
+        low = z - self._size / 2.0 * (
+            abs(float(r[2, 0])) + abs(float(r[2, 1])) + abs(float(r[2, 2]))
+        )
         if low <= 0.0:
             raise WorldError(
                 f"a drop must start clear of the table: the lowest corner is at {low:.3g} mm"
@@ -1794,7 +1796,7 @@ class World:
         nxt = (up + 1) % 3
         yaw = math.atan2(float(r[1, nxt]), float(r[0, nxt]))
         self._move_die(die, x, y, yaw)
-        d.r_rel = np.asarray(rotation_z(-yaw) @ r)
+        d.r_rel = matmul(rotation_z(-yaw), r)  # plain floats: the same bits on every CPU
         initial = face_up(r)
         d.body.velocity = (float(velocity[0]), float(velocity[1]))
         self._events.append(

@@ -40,6 +40,7 @@ import mujoco
 import numpy as np
 from numpy.typing import NDArray
 
+from warlords_sim.physics.linalg3 import dot3, matvec, norm3
 from warlords_sim.reference.calibrate import SOLIMP, damping_ratio, die_spec
 
 __all__ = ["CubeRun", "CubeSpec", "CubeState", "CubeTable", "Impact", "TableContact"]
@@ -213,11 +214,11 @@ class CubeTable:
         mujoco.mj_resetData(m, d)
         d.qpos[:3] = np.asarray(start.pos) * _MM
         q = np.asarray(start.quat, dtype=np.float64)
-        d.qpos[3:7] = q / np.linalg.norm(q)
+        d.qpos[3:7] = q / math.sqrt(dot3(q[:3], q[:3]) + float(q[3]) * float(q[3]))
         d.qvel[:3] = np.asarray(start.vel) * _MM
         rot = np.zeros(9)
         mujoco.mju_quat2Mat(rot, d.qpos[3:7])
-        d.qvel[3:6] = rot.reshape(3, 3).T @ np.asarray(start.omega)  # body frame
+        d.qvel[3:6] = matvec(rot.reshape(3, 3).T, start.omega)  # body frame
         mujoco.mj_forward(m, d)
         dt = m.opt.timestep
         times = np.asarray(times, dtype=np.float64)
@@ -261,8 +262,8 @@ class CubeTable:
                     impacts.append(Impact(steps * dt, self._closing_speed()))
                 last_contact = steps * dt
             if not at_rest:
-                lin = float(np.linalg.norm(d.qvel[:3])) / _MM
-                ang = float(np.linalg.norm(d.qvel[3:6]))
+                lin = norm3(d.qvel[:3]) / _MM
+                ang = norm3(d.qvel[3:6])
                 quiet = quiet + n * dt if lin < REST_SPEED and ang < REST_SPIN else 0.0
                 if quiet >= REST_FOR:
                     at_rest = True
@@ -292,6 +293,6 @@ class CubeTable:
         arm = np.asarray(c.pos) - d.qpos[:3]
         rot = np.zeros(9)
         mujoco.mju_quat2Mat(rot, d.qpos[3:7])
-        omega = rot.reshape(3, 3) @ d.qvel[3:6]
+        omega = matvec(rot.reshape(3, 3), d.qvel[3:6])
         v = d.qvel[:3] + np.cross(omega, arm)
         return float(max(-v[2], 0.0)) / _MM
