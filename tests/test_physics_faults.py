@@ -505,8 +505,10 @@ _WEDGE_DICE = [
 
 
 #: The digest the wedged-die flick settles to, as on the code before the
-#: bound (the die is left where it is either way).
-WEDGE_DIGEST = "8c9759cd2550c3ceec2c415de6ce24a6090d3e24018a294b54169eda71401a92"
+#: bound (the die is left where it is either way; checked on model 2.5d-6,
+#: whose digest was 8c9759cd...; model 2.5d-7 moved the last bits of the
+#: siege shot's flight, issue 18, and this is its digest with the bound).
+WEDGE_DIGEST = "80e8c3ba5542ffded9fe219217d9dbe216d533362a9c2c5adebcbfaa2ec1a805"
 
 
 def wedge_case(board: Board) -> tuple[World, Flick]:
@@ -564,3 +566,29 @@ def test_a_die_wedged_with_no_way_out_is_not_searched_for_across_the_board(
     assert 0 < max(searches) <= most  # the set-down search ran, within its reach
     assert max(searches) < 4_000  # 359,835 before
     assert 9 in result.poses
+
+
+@pytest.mark.parametrize("strike", [-2.0, -4.0, -6.0, -8.0])
+def test_a_low_strike_never_ends_behind_its_start(board: Board, strike: float) -> None:
+    """What once broke: the trailing bottom edge a low strike presses into
+    the table was given the slide speed ``forward - |w| a / 2`` (the high
+    strike's leading edge), where a die turned nose up moves that edge
+    forward at ``forward + |w| a / 2`` (760 instead of 302 mm/s at 600 mm/s,
+    strike -6); 70 % of such flicks ended behind their start. Flicked
+    forward, a die goes forward: along the flick it ends ahead of where it
+    started, at every speed and heading tried (toward open board: nothing
+    to bounce back from)."""
+    behind = []
+    for speed in (300.0, 600.0, 900.0):
+        for heading in (1.2, 1.57, 1.9):
+            w = World(board)
+            w.add_die(1, 150.0, -100.0)
+            ux, uy = math.cos(heading), math.sin(heading)
+            w.flick(Flick(1, (speed * ux, speed * uy), strike_mm=strike))
+            if 1 not in w.dice:
+                continue
+            p = w.pose(1)
+            along = (p.x - 150.0) * ux + (p.y + 100.0) * uy
+            if along <= 0.0:
+                behind.append((speed, heading, round(along, 1)))
+    assert not behind, f"ended behind their start: {behind}"

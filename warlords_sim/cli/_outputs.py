@@ -19,7 +19,10 @@ goes through this module:
   A failed or interrupted write leaves an existing file as it was, and
   without ``force`` a file that appeared at the path meanwhile is not
   replaced (the move is an exclusive hard link where the file system has
-  them).
+  them). A write that fails (a full disk) ends the command with one line
+  naming the option and the file. A run killed outright (``kill -9``)
+  cannot remove its temporary file; the next write to the same path does
+  (no process holds its lock any more).
 * :func:`recording`, around a run that records (``--record``,
   ``--branch``): a SIGTERM stops it as Ctrl-C does; a run that fails or
   is interrupted before its first action removes the replay it created,
@@ -32,7 +35,7 @@ goes through this module:
   never the current directory.
 
 Imports click at load time; tempfile, datetime and platformdirs when first used
-(the temporary file is :func:`warlords_sim._files.temp_sibling`'s).
+(the temporary file is :func:`warlords_sim._files.partial_file`'s).
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from warlords_sim.cli._common import fail
+from warlords_sim.cli._common import echo, fail
 
 if TYPE_CHECKING:
     import datetime as _dt
@@ -119,27 +122,29 @@ def check_output(
 @contextlib.contextmanager
 def saving(path: str | os.PathLike[str], option: str, force: bool) -> Iterator[Path]:
     """Write ``path`` through a temporary file: yields the temporary path
-    (same folder and suffix, hidden) for the writer to fill; on a normal exit
-    it becomes ``path``. On an exception the temporary file is removed and
-    ``path`` is untouched.
+    (same folder and suffix, hidden: :func:`warlords_sim._files.partial_file`,
+    which also removes the stale ones a writer killed outright left) for the
+    writer to fill; on a normal exit it becomes ``path``. On an exception
+    the temporary file is removed and ``path`` is untouched.
 
     Raises:
-        click.exceptions.Exit: (via :func:`fail`) without ``force``, a file
-            appeared at ``path`` while the command ran.
-        OSError: the temporary file cannot be created or moved.
+        click.exceptions.Exit: (via :func:`fail`, one line naming ``option``
+            and ``path``) the file cannot be written (a full disk, say), or,
+            without ``force``, a file appeared at ``path`` while the command ran.
     """
-    from warlords_sim._files import temp_sibling
+    from warlords_sim._files import partial_file
 
     target = Path(path)
-    tmp = temp_sibling(target)  # a unique name, the mode of any new file
     try:
-        yield tmp
-        if force:
-            os.replace(tmp, target)
-        else:
-            _place_exclusively(tmp, target, option)
-    finally:
-        tmp.unlink(missing_ok=True)
+        with partial_file(target) as tmp:  # a unique name, the mode of any new file
+            yield tmp
+            if force:
+                os.replace(tmp, target)
+            else:
+                _place_exclusively(tmp, target, option)
+    except OSError as e:
+        kept = "the old file is unchanged" if target.exists() else "nothing was written"
+        fail(f"{option} {target}: cannot write it: {e.strerror or e} ({kept})")
 
 
 def _place_exclusively(tmp: Path, target: Path, option: str) -> None:
@@ -169,7 +174,8 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
 def recording(rec: Recorder | None, option: str = "--record") -> Iterator[None]:
     """Run the block that fills ``rec`` (None: just the SIGTERM handling).
 
-    A SIGTERM in the block raises KeyboardInterrupt as Ctrl-C does. On an
+    Ctrl-C or a SIGTERM in the block raises KeyboardInterrupt (never inside a
+    pymunk callback: :mod:`warlords_sim.stop`). On an
     exception before the first action the file ``rec`` created is removed
     (no stray header-only file). On an interruption the command ends with one
     line on stderr saying where the recording so far is and status 130/143.
@@ -179,29 +185,32 @@ def recording(rec: Recorder | None, option: str = "--record") -> Iterator[None]:
     """
     import click
 
-    from warlords_sim.cli._signals import sigterm_as_interrupt
+    from warlords_sim.cli._signals import Stop, signals_as_interrupt
 
-    with sigterm_as_interrupt() as stop:
-        try:
+    stop = Stop()
+    try:
+        # the block's end raises a stop that came after the physics' last step
+        with signals_as_interrupt() as stop:
             yield
-        except KeyboardInterrupt:
-            notes = getattr(sys.exc_info()[1], "__notes__", None)
-            if rec is None:
-                where = "; ".join(notes or ["nothing was kept"])
-            elif rec.discard():
-                where = "nothing was recorded"
-            elif rec.pending:
-                where = (
-                    f"the recording so far is in {rec.path} ({option} {rec.target} is unchanged)"
-                )
-            else:
-                where = f"the recording so far is in {rec.path}"
-            click.echo(f"interrupted by {stop.name}: {where}", err=True)
-            raise click.exceptions.Exit(stop.exit_status) from None
-        except BaseException:
-            if rec is not None:
-                rec.discard()
-            raise
+    except KeyboardInterrupt:
+        notes = getattr(sys.exc_info()[1], "__notes__", None)
+        if rec is None:
+            where = "; ".join(notes or ["nothing was kept"])
+        elif rec.discard():
+            where = "nothing was recorded"
+        else:
+            where = f"the recording so far is in {rec.path}"
+            if rec.pending:
+                where += f" ({option} {rec.target} is unchanged)"
+            how = rec.how_to_continue()
+            if how is not None:
+                where += f"; continue it with: {how}"
+        echo(f"interrupted by {stop.name}: {where}", err=True)
+        raise click.exceptions.Exit(stop.exit_status) from None
+    except BaseException:
+        if rec is not None:
+            rec.discard()
+        raise
 
 
 def data_dir() -> Path:

@@ -48,8 +48,15 @@ History:
     order (``physics/linalg3.py``) instead of numpy's BLAS-backed ``@`` and
     SIMD-dispatched ``np.sin``/``np.cos``, whose last bits differ between
     CPUs (an example replay recorded on an AVX-512 machine diverged by
-    8e-17 rad on an AVX2 one). The physics is otherwise unchanged; results
-    differ from 2.5d-6 in the last bits.
+    8e-17 rad on an AVX2 one); results differ from 2.5d-6 in the last
+    bits. And a low strike's pressed trailing edge slides at ``forward +
+    |w| a / 2`` (it was given ``forward - |w| a / 2``, the high strike's
+    leading edge, and 70 % of low strikes ended behind their start).
+    And a rolling die that runs into something (a wall, a pin, the
+    siege engine, a die: a contact pushing back against its motion) stops
+    rolling there, lying on the face nearer up and sliding on at the
+    velocity the contact left it; the roll used to overwrite every
+    contact's answer and drive the die on through walls and pins (issue 18).
 """
 
 from __future__ import annotations

@@ -24,9 +24,11 @@ before its first action removes the file it created (``with`` block or
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import os
+import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
@@ -52,6 +54,7 @@ from warlords_sim.replay.format import (
     current_versions,
 )
 from warlords_sim.replay.model import current_physics
+from warlords_sim.replay.paths import recorded_name
 from warlords_sim.replay.sandbox import SandboxFlick, sandbox_setup
 from warlords_sim.replay.snapshot import (
     Snapshot,
@@ -76,15 +79,20 @@ def _dumps(obj: Any) -> bytes:
         raise ReplayError(f"cannot record a non-finite number: {e}") from e
 
 
-def _board_file(board: Board) -> str:
-    """The board's file: its name for a board of ``boards/``, else the path it came from."""
+def _board_file(board: Board, replay: str | os.PathLike[str] | None) -> str:
+    """The header's ``board.file``: the name of a board of ``boards/``, else
+    the file as the replay at ``replay`` names it (:func:`.paths.recorded_name`:
+    relative to the replay's folder, or the file's name; ``./`` before a
+    name without a suffix, which would read as a board of ``boards/``). No
+    local path goes into a file that is shared."""
     p = Path(board.path)
     try:
         if p.resolve().parent == BOARDS_DIR.resolve():
             return p.stem
     except OSError:
         pass
-    return str(p.resolve())  # absolute: the replay must find it from any folder
+    name = recorded_name(p, replay) if replay is not None else p.name
+    return f"./{name}" if "/" not in name and Path(name).suffix == "" else name
 
 
 def make_header(
@@ -97,9 +105,12 @@ def make_header(
     sandbox: SandboxSetup | None = None,
     branch_of: BranchOf | None = None,
     engine: str = "2.5d",
+    path: str | os.PathLike[str] | None = None,
 ) -> Header:
     """The header of a new replay of ``config`` (a :class:`Board` for a sandbox),
-    played on physics ``engine`` (its model version is recorded with it).
+    played on physics ``engine`` (its model version is recorded with it), to
+    be written to ``path`` (a board file is named relative to its folder;
+    None: by the file's name alone).
 
     ``skill`` is recorded as given: a number as that number, a level by its
     name (``"club"``).
@@ -133,7 +144,7 @@ def make_header(
         physics=current_physics(engine),
         created=now,
         mode="sandbox" if mode == "sandbox" else "game",
-        board=BoardRef(name=board.name, file=_board_file(board), sha256=board.sha256),
+        board=BoardRef(name=board.name, file=_board_file(board, path), sha256=board.sha256),
         players=players,
         seats=seats,
         bots=list(bots),
@@ -229,15 +240,16 @@ class Recorder:
             sandbox=sandbox,
             branch_of=branch_of,
             engine=engine,
+            path=path,
         )
         p = Path(path)
         target = p
         try:
             if force:
                 p = temp_sibling(target)
-                fh = open(p, "wb")  # noqa: SIM115 (kept open while recording)
+                fh = open(p, "wb", buffering=0)  # noqa: SIM115 (kept open while recording)
             else:
-                fh = open(p, "xb")  # noqa: SIM115 (kept open while recording)
+                fh = open(p, "xb", buffering=0)  # noqa: SIM115 (kept open while recording)
         except FileExistsError:
             raise ReplayError(
                 f"{p}: the file already exists; pass --force to overwrite it or pick another path"
@@ -273,7 +285,7 @@ class Recorder:
             raise ReplayError(f"{replay.path}: the replay is finished (it has a result line)")
         p = replay.path
         try:
-            fh = open(p, "r+b")  # noqa: SIM115 (kept open while recording)
+            fh = open(p, "r+b", buffering=0)  # noqa: SIM115 (kept open while recording)
             fh.truncate(replay.valid_bytes)
             fh.seek(replay.valid_bytes)
             if replay.needs_newline:
@@ -288,13 +300,53 @@ class Recorder:
     # -------------------------------------------------------------- writing
 
     def _write(self, obj: Any) -> None:
-        data = _dumps(obj)
+        """Append one line whole and make it durable (fsync), or, on an error
+        (a full disk), cut the file back to its last whole line and raise.
+
+        The file is unbuffered: nothing of a failed line is left in a buffer
+        for a later close to write, so the lines before it stay a valid,
+        resumable replay.
+        """
+        data = memoryview(_dumps(obj))
+        fh = self._fh
+        start = fh.seek(0, os.SEEK_END)
         try:
-            self._fh.write(data)
-            self._fh.flush()
-            os.fsync(self._fh.fileno())
+            while data:
+                data = data[fh.write(data) or 0 :]
+            os.fsync(fh.fileno())
         except OSError as e:
-            raise ReplayError(f"{self.path}: cannot write the replay: {e.strerror or e}") from e
+            with contextlib.suppress(OSError):
+                fh.truncate(start)
+            raise ReplayError(self._cannot_write(e)) from e
+
+    def _cannot_write(self, e: OSError) -> str:
+        """The one line of a failed write: the file, why, and what is kept
+        (the actions before, and how to go on from them)."""
+        why = f"{self.path}: cannot write the replay: {e.strerror or e}"
+        n = self.actions
+        if n == 0 and self.created:
+            return f"{why} (nothing was recorded)"
+        kept = f"{why}; the {n} actions recorded before are kept"
+        if self.pending:
+            kept += f" there ({self.target} is unchanged)"
+        how = self.how_to_continue()
+        if how is None:
+            return kept
+        return f"{kept}: free some space, then continue the game with: {how}"
+
+    def how_to_continue(self) -> str | None:
+        """The commands that continue this recording's game from where its
+        file ends (None for a sandbox), e.g. ``warlords-sim play --resume
+        g.jsonl (or headless: warlords-sim replay g.jsonl --branch NEW
+        --bots aim,aim)``."""
+        if self.header.mode != "game":
+            return None
+        path = shlex.quote(str(self.path))
+        how = f"warlords-sim play --resume {path}"
+        if "human" not in self.header.bots:
+            bots = ",".join(self.header.bots)
+            how += f" (or headless: warlords-sim replay {path} --branch NEW --bots {bots})"
+        return how
 
     @property
     def actions(self) -> int:
