@@ -6,8 +6,9 @@ same seeds, so the same noisy flicks), summarises them
 baseline (:mod:`.verdict`). When the baseline is the reference engine and
 variants are given (:data:`.uncertainty.VARIANTS`), it also runs the same
 trials on the reference with each variant's board and judges the faces
-within the reference's spread (:mod:`.uncertainty`). The result is a frozen :class:`FidelityReport`;
-:mod:`.table` prints it and :mod:`.plot` draws it.
+within the reference's spread (:mod:`.uncertainty`). The result is a
+frozen :class:`FidelityReport`; :mod:`.table` prints it and :mod:`.plot`
+draws it.
 """
 
 from __future__ import annotations
@@ -193,12 +194,14 @@ def run_fidelity(
         a, b = (engine_stats(e, o) for e, o in zip(engs, outs, strict=True))
         spread = None
         if boards:
-            spread = reference_spread(b, {
-                v.name: engine_stats(v.name, run_scenario(vb, sc, "reference", trials, seed,
-                                                          on_trial))
+            runs = {
+                v.name: run_scenario(vb, sc, "reference", trials, seed, on_trial)
                 for v, vb in boards.items()
-            })  # fmt: skip
+            }
+            spread = reference_spread(b, {n: engine_stats(n, o) for n, o in runs.items()})
         checks = compare(a, b, tolerances, spread)
         reports.append(ScenarioReport(sc, (outs[0], outs[1]), (a, b), checks, spread))
-    return FidelityReport(board.name, trials, seed, (engs[0], engs[1]), tolerances,
-                          tuple(reports), tuple(boards))  # fmt: skip
+    engines_ = (engs[0], engs[1])
+    return FidelityReport(
+        board.name, trials, seed, engines_, tolerances, tuple(reports), tuple(boards)
+    )
