@@ -33,6 +33,7 @@ import time
 
 import numpy as np
 
+from warlords_sim.reference.solver import TIMESTEP
 from warlords_sim.reference.toss import TossSetup, square_face_share, toss
 
 RATIOS = (0.47, 0.63, 0.75, 0.81, 0.93, 0.97, 1.16, 1.23, 1.44, 1.55, 1.60, 1.71, 1.87, 2.12, 2.65)
@@ -79,7 +80,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tosses", type=int, default=500, help="tosses per cuboid (default 500)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--timestep", type=float, default=2e-4, help="physics step, s")
+    ap.add_argument(
+        "--timestep", type=float, default=TIMESTEP, help="physics step, s (the reference's)"
+    )
     ap.add_argument("--plot", metavar="OUT.png", help="write a plot of both to OUT.png")
     ap.add_argument("--force", action="store_true", help="with --plot: overwrite OUT.png")
     args = ap.parse_args()

@@ -1,12 +1,16 @@
 """Benchmark: the full fidelity run, the 2.5D model against the 3D reference.
 
 Every shipped scenario (warlords_sim/fidelity/scenarios.toml), 200 noisy
-trials on each engine by default, the same seeds on both; prints the
-verdict as Markdown (the table of docs/physics.md is regenerated from it)
-and the CPU time taken per engine and flick. ``--plot DIR`` also writes
-one picture per scenario (refusing to overwrite without ``--force``).
+trials on each engine by default, the same seeds on both; with the
+reference as the baseline, the same trials again on the reference for each
+of its unmeasured parameters' variants (fidelity.uncertainty.VARIANTS: edge
+radius 0.8 and 2.4 mm, restitution 0.45 and 0.6), whose spread widens the
+faces tolerances (``--no-spread`` skips them); prints the verdict as
+Markdown (the table of docs/fidelity.md is regenerated from it) and the CPU
+time taken per engine and flick. ``--plot DIR`` also writes one picture per
+scenario (refusing to overwrite without ``--force``).
 
-Run: python benchmarks/fidelity.py [--trials N] [--seed S]
+Run: python benchmarks/fidelity.py [--trials N] [--seed S] [--no-spread]
      [--engines 2.5d,reference] [--scenarios NAMES] [--plot DIR [--force]]
 """
 
@@ -21,6 +25,7 @@ from warlords_sim.board import load_board
 from warlords_sim.fidelity import load_scenarios, run_fidelity, select
 from warlords_sim.fidelity.runner import run_scenario
 from warlords_sim.fidelity.table import markdown
+from warlords_sim.fidelity.uncertainty import VARIANTS
 
 
 def main() -> None:
@@ -32,6 +37,7 @@ def main() -> None:
     ap.add_argument("--board", default="standard", help="board name or path")
     ap.add_argument("--plot", metavar="DIR", help="write landing-cloud PNGs there")
     ap.add_argument("--force", action="store_true", help="overwrite existing PNGs")
+    ap.add_argument("--no-spread", action="store_true", help="skip the reference's variants")
     args = ap.parse_args()
     board = load_board(args.board)
     scenarios = select(load_scenarios(board=board), args.scenarios)
@@ -45,7 +51,8 @@ def main() -> None:
         Path(args.plot).mkdir(parents=True, exist_ok=True)
 
     t0 = time.process_time()
-    report = run_fidelity(board, scenarios, args.trials, args.seed, (a, b))
+    variants = () if args.no_spread else VARIANTS
+    report = run_fidelity(board, scenarios, args.trials, args.seed, (a, b), variants=variants)
     total = time.process_time() - t0
     print(markdown(report))
     # the cost of each engine alone: one more scenario-trial on each (a small sample)
@@ -56,7 +63,7 @@ def main() -> None:
             n += len(run_scenario(board, sc, engine, min(args.trials, 5), args.seed))
         per = (time.process_time() - t1) / n * 1e3
         print(f"{engine}: {per:.1f} ms CPU per flick (set-up included, {n} flicks)")
-    flicks = 2 * len(scenarios) * args.trials
+    flicks = (2 + len(report.variants)) * len(scenarios) * args.trials
     print(f"whole run: {total:.1f} s CPU for {flicks} flicks")
     if args.plot:
         from warlords_sim.fidelity.plot import scenario_plot

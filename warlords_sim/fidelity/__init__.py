@@ -3,7 +3,8 @@ side on scenarios kept as data (issue 9, item 3).
 
 Layers: :mod:`.scenarios` (the TOML file, validated), :mod:`.hand` (hand
 noise), :mod:`.runner` (noisy trials on one engine through the physics
-port), :mod:`.metrics` (figures), :mod:`.verdict` (agreement),
+port), :mod:`.metrics` (figures), :mod:`.uncertainty` (the reference's spread
+over its unmeasured parameters), :mod:`.verdict` (agreement),
 :mod:`.suite` (:func:`run_fidelity`), :mod:`.table` and :mod:`.plot`
 (output; they load rich and matplotlib, so they are not imported here).
 
@@ -29,25 +30,30 @@ from warlords_sim.fidelity.scenarios import (
     select,
 )
 from warlords_sim.fidelity.suite import FidelityError, FidelityReport, ScenarioReport, run_fidelity
+from warlords_sim.fidelity.uncertainty import VARIANTS, ReferenceSpread, Variant, reference_spread
 from warlords_sim.fidelity.verdict import Check, Criterion, Tolerances, compare
 
 __all__ = [
     "DEFAULT_SCENARIOS",
+    "VARIANTS",
     "Check",
     "Criterion",
     "EngineStats",
     "FidelityError",
     "FidelityReport",
+    "ReferenceSpread",
     "Scenario",
     "ScenarioError",
     "ScenarioReport",
     "Spread",
     "Tolerances",
     "TrialOutcome",
+    "Variant",
     "compare",
     "engine_stats",
     "load_scenarios",
     "noisy_velocity",
+    "reference_spread",
     "run_fidelity",
     "run_scenario",
     "select",

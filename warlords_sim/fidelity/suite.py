@@ -3,8 +3,12 @@
 :func:`run_fidelity` runs each scenario's noisy trials on both engines (the
 same seeds, so the same noisy flicks), summarises them
 (:mod:`.metrics`) and judges the first engine against the second, the
-baseline (:mod:`.verdict`). The result is a frozen :class:`FidelityReport`;
-:mod:`.table` prints it and :mod:`.plot` draws it.
+baseline (:mod:`.verdict`). When the baseline is the reference engine and
+variants are given (:data:`.uncertainty.VARIANTS`), it also runs the same
+trials on the reference with each variant's board and judges the faces
+within the reference's spread (:mod:`.uncertainty`). The result is a
+frozen :class:`FidelityReport`; :mod:`.table` prints it and :mod:`.plot`
+draws it.
 """
 
 from __future__ import annotations
@@ -16,6 +20,12 @@ from warlords_sim.board import Board
 from warlords_sim.fidelity.metrics import EngineStats, engine_stats
 from warlords_sim.fidelity.runner import TrialOutcome, build_world, engine_problem, run_scenario
 from warlords_sim.fidelity.scenarios import Scenario
+from warlords_sim.fidelity.uncertainty import (
+    ReferenceSpread,
+    Variant,
+    reference_spread,
+    variant_board,
+)
 from warlords_sim.fidelity.verdict import ISSUE_9, Check, Tolerances, compare
 from warlords_sim.rules.physics_port import ENGINES
 
@@ -32,12 +42,15 @@ class FidelityError(ValueError):
 @dataclass(frozen=True)
 class ScenarioReport:
     """One scenario: both engines' trials and figures, and the checks of the
-    first engine against the second (the baseline)."""
+    first engine against the second (the baseline); ``spread`` is the
+    reference baseline's spread over its unmeasured parameters (None if not
+    measured)."""
 
     scenario: Scenario
     outcomes: tuple[tuple[TrialOutcome, ...], tuple[TrialOutcome, ...]]
     stats: tuple[EngineStats, EngineStats]
     checks: tuple[Check, ...]
+    spread: ReferenceSpread | None = None
 
     @property
     def passed(self) -> bool:
@@ -55,6 +68,7 @@ class ScenarioReport:
             "noise": s.noise,
             "passed": self.passed,
             "checks": [c.as_json() for c in self.checks],
+            "reference_spread": None if self.spread is None else self.spread.as_json(),
             "engines": [
                 {**st.as_json(), "outcomes": [o.as_json() for o in out]}
                 for st, out in zip(self.stats, self.outcomes, strict=True)
@@ -64,7 +78,9 @@ class ScenarioReport:
 
 @dataclass(frozen=True)
 class FidelityReport:
-    """The whole run: settings and one :class:`ScenarioReport` per scenario."""
+    """The whole run: settings and one :class:`ScenarioReport` per scenario;
+    ``variants`` are those the reference baseline's spread was measured over
+    (none: not measured)."""
 
     board: str
     trials: int
@@ -72,6 +88,7 @@ class FidelityReport:
     engines: tuple[str, str]
     tolerances: Tolerances
     scenarios: tuple[ScenarioReport, ...]
+    variants: tuple[Variant, ...] = ()
 
     @property
     def passed(self) -> bool:
@@ -97,6 +114,9 @@ class FidelityReport:
                 "share": t.share,
                 "tv": t.tv,
             },
+            "reference_variants": [
+                {"name": v.name, "parameter": v.parameter, "value": v.value} for v in self.variants
+            ],
             "passed": self.passed,
             "scenarios_passed": sum(s.passed for s in self.scenarios),
             "scenarios": [s.as_json() for s in self.scenarios],
@@ -111,6 +131,7 @@ def run_fidelity(
     engines: Sequence[str] = ("2.5d", "reference"),
     *,
     tolerances: Tolerances = ISSUE_9,
+    variants: Sequence[Variant] = (),
     on_trial: Callable[[], None] | None = None,
 ) -> FidelityReport:
     """Run ``scenarios`` on both ``engines`` and judge the first against the
@@ -129,6 +150,10 @@ def run_fidelity(
         engines: two names from :data:`~warlords_sim.rules.physics_port.ENGINES`
             (the same name twice is allowed: a self-check).
         tolerances: the agreement tolerances.
+        variants: when the baseline is ``"reference"``, the unmeasured
+            parameters' variants to measure its spread over (the same
+            trials again for each; :data:`.uncertainty.VARIANTS`); ignored
+            for another baseline.
         on_trial: called after every trial (a progress bar).
 
     Raises:
@@ -158,9 +183,25 @@ def run_fidelity(
             raise FidelityError(f"engine {engine} cannot run the board: {problem}")
         for sc in scenarios:
             build_world(board, sc, engine)
+    boards = {v: variant_board(board, v) for v in variants} if engs[1] == "reference" else {}
+    for v, vb in boards.items():
+        problem = engine_problem(vb, "reference")
+        if problem is not None:
+            raise FidelityError(f"reference variant {v.name} cannot run the board: {problem}")
     reports = []
     for sc in scenarios:
         outs = tuple(run_scenario(board, sc, e, trials, seed, on_trial) for e in engs)
         a, b = (engine_stats(e, o) for e, o in zip(engs, outs, strict=True))
-        reports.append(ScenarioReport(sc, (outs[0], outs[1]), (a, b), compare(a, b, tolerances)))
-    return FidelityReport(board.name, trials, seed, (engs[0], engs[1]), tolerances, tuple(reports))
+        spread = None
+        if boards:
+            runs = {
+                v.name: run_scenario(vb, sc, "reference", trials, seed, on_trial)
+                for v, vb in boards.items()
+            }
+            spread = reference_spread(b, {n: engine_stats(n, o) for n, o in runs.items()})
+        checks = compare(a, b, tolerances, spread)
+        reports.append(ScenarioReport(sc, (outs[0], outs[1]), (a, b), checks, spread))
+    engines_ = (engs[0], engs[1])
+    return FidelityReport(
+        board.name, trials, seed, engines_, tolerances, tuple(reports), tuple(boards)
+    )

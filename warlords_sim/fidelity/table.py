@@ -1,7 +1,10 @@
 """The fidelity verdict as a table: a rich table for the terminal, Markdown
 for docs/physics.md. Rows are scenario x criterion, the two engines'
 figures side by side, the difference against its tolerance and PASS/FAIL;
-landings per flick, settle time and exits follow as unjudged figures.
+landings per flick, settle time and exits follow as unjudged figures, and,
+when it was measured, the reference baseline's spread over its unmeasured
+parameters (the largest over the variants, and which): a faces or P(face
+changed) tolerance that is that spread says so.
 Units: mm for travel, s for settle time, shares in [0, 1].
 """
 
@@ -67,11 +70,28 @@ def _agreement(check: Check) -> str:
     c = check.criterion
     if math.isnan(check.difference):
         return "no data" if check.passed else "one side has no data"
+    note = ""
+    if check.widened:
+        note = " (reference spread)"
+    elif check.spread is not None:
+        note = f" (spread {check.spread:.2f})"
     if c in (Criterion.FACES, Criterion.REGIONS):
-        return f"TV {check.difference:.2f} <= {check.tolerance:.2f}"
+        return f"TV {check.difference:.2f} <= {check.tolerance:.2f}{note}"
     if c in (Criterion.BEHIND, Criterion.FACE_CHANGED):
-        return f"{check.difference:.2f} <= {check.tolerance:.2f}"
+        return f"{check.difference:.2f} <= {check.tolerance:.2f}{note}"
     return f"{check.difference:.1f} <= {check.tolerance:.1f} mm"
+
+
+def _widest(sr: ScenarioReport, faces: bool) -> str:
+    """The reference's spread of the faces (TV) or of P(face changed): the
+    largest over the variants, and which variant gave it."""
+    assert sr.spread is not None
+    vs = sr.spread.variants
+    if not vs:
+        return "-"
+    v = max(vs, key=lambda x: x.faces_tv if faces else x.face_changed)
+    value = v.faces_tv if faces else v.face_changed
+    return f"{value:.2f} ({v.name})" if value > 0.0 else "0.00"
 
 
 def _label(c: Criterion) -> str:
@@ -108,6 +128,9 @@ def scenario_rows(sr: ScenarioReport) -> list[Row]:
         ("exits", _share(a.exit_share), _share(b.exit_share)),
     ):
         out.append(Row("", label, fa, fb, "", ""))
+    if sr.spread is not None:
+        out.append(Row("", "reference spread, faces TV", "", _widest(sr, True), "", ""))
+        out.append(Row("", "reference spread, P(face changed)", "", _widest(sr, False), "", ""))
     return out
 
 
@@ -121,9 +144,15 @@ def summary_line(report: FidelityReport) -> str:
     n = len(report.scenarios)
     ok = sum(s.passed for s in report.scenarios)
     a, b = report.engines
+    spread = ""
+    if report.variants:
+        spread = (
+            f"; the reference's spread over {', '.join(v.name for v in report.variants)} "
+            "widens the faces tolerances"
+        )
     return (
         f"{ok} of {n} scenarios agree: {a} against the baseline {b}, "
-        f"{report.trials} noisy trials each (seed {report.seed}), board {report.board!r}"
+        f"{report.trials} noisy trials each (seed {report.seed}), board {report.board!r}{spread}"
     )
 
 
@@ -156,15 +185,30 @@ def markdown(report: FidelityReport) -> str:
     a one-row-per-scenario overview."""
     a, b = report.engines
     lines = [summary_line(report) + ".", ""]
-    lines += ["| scenario | launch | criteria passed | verdict |", "|---|---|---|---|"]
+    spread = bool(report.variants)
+    extra = (" reference spread: faces TV | P(face changed) | faces / P(changed) tolerance |"
+             if spread else "")  # fmt: skip
+    lines += [
+        f"| scenario | launch | criteria passed | verdict |{extra}",
+        "|---|---|---|---|" + ("--:|--:|--:|" if spread else ""),
+    ]
     for sr in report.scenarios:
         s = sr.scenario
         n_pass = sum(c.passed for c in sr.checks)
         v = math.hypot(*s.flick.velocity)
         spin = f", spin {s.flick.spin:g} rad/s" if s.flick.spin else ""
+        cells = ""
+        if spread and sr.spread is not None:
+            tol = {c.criterion: c.tolerance for c in sr.checks}
+            cells = (
+                f" {_widest(sr, True)} | {_widest(sr, False)} | "
+                f"{tol[Criterion.FACES]:.2f} / {tol[Criterion.FACE_CHANGED]:.2f} |"
+            )
+        elif spread:
+            cells = " - | - | - |"
         lines.append(
             f"| {s.name} | {s.flick.launch.value} {v:g} mm/s{spin} | "
-            f"{n_pass}/{len(sr.checks)} | {'PASS' if sr.passed else '**FAIL**'} |"
+            f"{n_pass}/{len(sr.checks)} | {'PASS' if sr.passed else '**FAIL**'} |{cells}"
         )
     lines += [
         "",

@@ -7,6 +7,13 @@ launch point and P(face changed) within 0.10; the face and region
 distributions within total-variation distance 0.15. Relative tolerances
 are taken of the baseline, the second engine (the reference).
 
+The reference's own uncertainty (issue 19, item 2): given the spread of
+the baseline's faces over its unmeasured parameters
+(:class:`~.uncertainty.ReferenceSpread`), the faces criterion's tolerance
+is that spread when it is wider than 0.15, and P(face changed)'s is its
+spread when wider than 0.10: an engine cannot be asked to agree with the
+reference more closely than the reference agrees with itself.
+
 A difference equal to its tolerance agrees (compared with a slack of
 1e-9, so that 3 of 20 dice moved, a TV distance of 0.15 in exact
 arithmetic, is not failed by rounding).
@@ -18,10 +25,11 @@ die left the board) agrees; a figure only one engine has does not.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from warlords_sim.fidelity.metrics import EngineStats, tv_distance
+from warlords_sim.fidelity.uncertainty import ReferenceSpread
 
 __all__ = ["ISSUE_9", "Check", "Criterion", "Tolerances", "compare"]
 
@@ -63,12 +71,16 @@ ISSUE_9 = Tolerances()
 class Check:
     """One criterion's verdict: ``difference`` (|a - b|, or the TV distance
     for a distribution; NaN if neither engine has the figure) against
-    ``tolerance``."""
+    ``tolerance``. ``spread`` is the baseline's spread over its unmeasured
+    parameters for this criterion (None if not measured or not applicable);
+    ``widened`` says the tolerance is that spread, wider than the fixed one."""
 
     criterion: Criterion
     difference: float
     tolerance: float
     passed: bool
+    spread: float | None = None
+    widened: bool = False
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -76,6 +88,8 @@ class Check:
             "difference": None if math.isnan(self.difference) else self.difference,
             "tolerance": self.tolerance,
             "passed": self.passed,
+            "reference_spread": self.spread,
+            "tolerance_is_spread": self.widened,
         }
 
 
@@ -94,9 +108,26 @@ def _tv(criterion: Criterion, d: float, a_empty: bool, b_empty: bool, tol: float
     return Check(criterion, d, tol, d <= tol + _SLACK)
 
 
-def compare(a: EngineStats, b: EngineStats, tol: Tolerances = ISSUE_9) -> tuple[Check, ...]:
+def _with_spread(check: Check, fixed: float, spread: float | None) -> Check:
+    """``check`` (made against ``fixed``) judged again against the spread
+    when the spread is wider."""
+    if spread is None or not spread > fixed:
+        return replace(check, spread=spread)
+    d = check.difference
+    passed = check.passed if math.isnan(d) else d <= spread + _SLACK
+    return replace(check, tolerance=spread, passed=passed, spread=spread, widened=True)
+
+
+def compare(
+    a: EngineStats,
+    b: EngineStats,
+    tol: Tolerances = ISSUE_9,
+    spread: ReferenceSpread | None = None,
+) -> tuple[Check, ...]:
     """Check engine ``a`` against the baseline ``b`` on every :class:`Criterion`,
-    in the enum's order."""
+    in the enum's order; with ``spread`` (the baseline's over its unmeasured
+    parameters), the faces and P(face changed) tolerances are the spread
+    where it is wider than ``tol.tv`` and ``tol.share``."""
 
     def rel(v: float, frac: float, floor: float) -> float:
         return floor if math.isnan(v) else max(frac * abs(v), floor)
@@ -105,6 +136,8 @@ def compare(a: EngineStats, b: EngineStats, tol: Tolerances = ISSUE_9) -> tuple[
     fa = dict(enumerate(a.faces, start=1))
     fb = dict(enumerate(b.faces, start=1))
     ra, rb = dict(a.regions), dict(b.regions)
+    s_changed = None if spread is None else spread.face_changed
+    s_faces = None if spread is None else spread.faces
     return (
         _check(c.ALONG_MEDIAN, a.along.median, b.along.median,
                rel(b.along.median, tol.median_rel, tol.median_mm)),
@@ -114,7 +147,9 @@ def compare(a: EngineStats, b: EngineStats, tol: Tolerances = ISSUE_9) -> tuple[
         _check(c.ACROSS_IQR, a.across.iqr, b.across.iqr,
                rel(b.across.iqr, tol.iqr_rel, tol.iqr_mm)),
         _check(c.BEHIND, a.behind_share, b.behind_share, tol.share),
-        _check(c.FACE_CHANGED, a.face_changed, b.face_changed, tol.share),
-        _tv(c.FACES, tv_distance(fa, fb), not sum(a.faces), not sum(b.faces), tol.tv),
+        _with_spread(_check(c.FACE_CHANGED, a.face_changed, b.face_changed, tol.share),
+                     tol.share, s_changed),
+        _with_spread(_tv(c.FACES, tv_distance(fa, fb), not sum(a.faces), not sum(b.faces),
+                         tol.tv), tol.tv, s_faces),
         _tv(c.REGIONS, tv_distance(ra, rb), not ra, not rb, tol.tv),
     )  # fmt: skip

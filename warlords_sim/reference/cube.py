@@ -20,8 +20,11 @@ Contract
   time constant ``time_constant_s`` (solref[0]) and the damping ratio at
   which the cube dropped face down rebounds with ``restitution``
   (:func:`~warlords_sim.reference.calibrate.damping_ratio`, found by
-  bisection over drops at 0.4-1 m/s), the impedance of
-  :data:`~warlords_sim.reference.calibrate.SOLIMP`, elliptic friction cones,
+  bisection over drops at 0.4-1 m/s), the impedance rising over
+  :data:`CUBE_SOLIMP_WIDTH_MM` (the width the named materials were fitted
+  with, the board contact's until ``reference-6``; a
+  :class:`~warlords_sim.reference.solver.Solver` with the contact's time
+  constant and MuJoCo's default options), elliptic friction cones,
   sliding friction ``friction``; with ``torsional_mm`` > 0 also torsional
   friction (condim 4: a torque up to torsional x normal force against
   spinning about the normal) and with ``rolling_mm`` > 0 rolling friction
@@ -34,16 +37,30 @@ Contract
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import mujoco
 import numpy as np
 from numpy.typing import NDArray
 
 from warlords_sim.physics.linalg3 import dot3, matvec, norm3
-from warlords_sim.reference.calibrate import SOLIMP, damping_ratio, die_spec
+from warlords_sim.reference.calibrate import damping_ratio, die_spec
+from warlords_sim.reference.solver import SOLVER
 
-__all__ = ["CubeRun", "CubeSpec", "CubeState", "CubeTable", "Impact", "TableContact"]
+__all__ = [
+    "CUBE_SOLIMP_WIDTH_MM",
+    "CubeRun",
+    "CubeSpec",
+    "CubeState",
+    "CubeTable",
+    "Impact",
+    "TableContact",
+]
+
+#: Width (mm) over which the cube's contact impedance rises: the board
+#: contact's until reference-6, with which the materials of
+#: fidelity/materials.toml were fitted (kept so that they stay fitted).
+CUBE_SOLIMP_WIDTH_MM = 0.2
 
 Array = NDArray[np.float64]
 
@@ -171,6 +188,13 @@ class CubeTable:
         sides = (cube.side_mm,) * 3
         self.cube = cube
         self.contact = contact
+        if not contact.time_constant_s > 0.0:
+            raise ValueError(f"time constant must be positive, got {contact.time_constant_s}")
+        solver = replace(
+            SOLVER,
+            time_constant=contact.time_constant_s,
+            solimp_width_mm=CUBE_SOLIMP_WIDTH_MM,
+        )
         self.damping_ratio = damping_ratio(
             "table",
             contact.restitution,
@@ -180,9 +204,9 @@ class CubeTable:
             cube.mass_g,
             3.0,
             gravity,
-            contact.time_constant_s,
+            solver,
         )
-        spec = die_spec(sides, contact.edge_radius_mm, contact.timestep_s, gravity)
+        spec = die_spec(sides, contact.edge_radius_mm, contact.timestep_s, gravity, solver)
         plane = spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[10.0, 10.0, 0.01])
         plane.priority = 1
         body = spec.worldbody.add_body()
@@ -196,7 +220,7 @@ class CubeTable:
             g.friction = [contact.friction, contact.torsional_mm * _MM, contact.rolling_mm * _MM]
             g.condim = condim
             g.solref = [contact.time_constant_s, self.damping_ratio]
-            g.solimp = list(SOLIMP)
+            g.solimp = list(solver.solimp)
         self.model = spec.compile()
         self.data = mujoco.MjData(self.model)
         self._geoms = (0, 1)

@@ -5,8 +5,10 @@ Contract
 --------
 * The die and its contact with the table are the reference world's: a
   rounded box (:func:`~warlords_sim.reference.shapes.rounded_box_vertices`),
-  time constant :data:`~warlords_sim.reference.calibrate.TIME_CONSTANT`,
-  :data:`~warlords_sim.reference.calibrate.SOLIMP`, the damping ratio that
+  the time constant, impedance and options of the reference's
+  :class:`~warlords_sim.reference.solver.Solver` (default
+  :data:`~warlords_sim.reference.solver.SOLVER`) at its timestep (default
+  :data:`~warlords_sim.reference.solver.TIMESTEP`), the damping ratio that
   :func:`~warlords_sim.reference.calibrate.damping_ratio` calibrates for the
   restitution by face-down drops under ``calibration_gravity``, one kinetic
   friction coefficient, elliptic cone, condim 3. Gravity during the impact
@@ -31,8 +33,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from warlords_sim.physics.linalg3 import matvec
-from warlords_sim.reference.calibrate import SOLIMP, TIME_CONSTANT, damping_ratio, die_spec
+from warlords_sim.reference.calibrate import damping_ratio, die_spec
 from warlords_sim.reference.shapes import lowest_offset
+from warlords_sim.reference.solver import SOLVER, TIMESTEP, Solver
 
 __all__ = ["DieState", "ImpactProbe", "ProbeResult"]
 
@@ -82,6 +85,7 @@ class ImpactProbe:
         friction: kinetic friction coefficient die-plane.
         timestep: s. gravity: mm/s^2 during the impact.
         calibration_gravity: mm/s^2 of the calibration drops (the reference's).
+        solver: the contact's softness and options (the reference's).
 
     Raises:
         CalibrationError: a restitution out of reach at this timestep.
@@ -94,24 +98,25 @@ class ImpactProbe:
         mass_g: float,
         restitution: float,
         friction: float,
-        timestep: float = 2e-4,
+        timestep: float = TIMESTEP,
         gravity: float = 0.0,
         calibration_gravity: float = 9810.0,
+        solver: Solver = SOLVER,
     ) -> None:
         dr = damping_ratio(
-            "table", restitution, timestep, sides, radius, mass_g, 3.0, calibration_gravity
+            "table", restitution, timestep, sides, radius, mass_g, 3.0, calibration_gravity, solver
         )
-        spec = die_spec(sides, radius, timestep, gravity)
+        spec = die_spec(sides, radius, timestep, gravity, solver)
         plane = spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[1.0, 1.0, 0.01])
         plane.priority = 1
         plane.friction = [friction, 0.0, 0.0]
-        plane.solref = [TIME_CONSTANT, dr]
+        plane.solref = [solver.time_constant, dr]
         body = spec.worldbody.add_body()
         body.add_freejoint()
         die = body.add_geom(type=mujoco.mjtGeom.mjGEOM_MESH, meshname="die", mass=mass_g * _G)
         die.friction = [friction, 0.0, 0.0]
         for g in (plane, die):
-            g.solimp = list(SOLIMP)
+            g.solimp = list(solver.solimp)
         self.model = spec.compile()
         self.data = mujoco.MjData(self.model)
         self.damping_ratio = dr

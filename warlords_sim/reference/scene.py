@@ -26,7 +26,9 @@ Contract
   die ``die.die_friction``. Static geoms have priority 1, so a die touching
   one takes that geom's friction and solref; die on die (equal priority)
   takes the dice's own. Damping ratios come from
-  :mod:`~warlords_sim.reference.calibrate`. Contacts are condim 3 (sliding
+  :mod:`~warlords_sim.reference.calibrate`; the time constant, solimp and
+  solver options from the calibration's
+  :class:`~warlords_sim.reference.solver.Solver`. Contacts are condim 3 (sliding
   friction; a face's resistance to spinning comes from its several contact
   points).
 """
@@ -41,7 +43,7 @@ import numpy as np
 
 from warlords_sim.board import Board, Rect, Wall, notch_wall
 from warlords_sim.physics.footprint import standing_walls
-from warlords_sim.reference.calibrate import SOLIMP, ContactDamping
+from warlords_sim.reference.calibrate import ContactDamping
 from warlords_sim.reference.shapes import rounded_box_vertices
 
 __all__ = ["Built", "build_scene", "static_walls"]
@@ -148,6 +150,7 @@ def build_scene(
     spec.option.timestep = damping.timestep
     spec.option.gravity = [0.0, 0.0, -board.gravity_mm_s2 * _MM]
     spec.option.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
+    damping.solver.apply(spec)
     tc = damping.time_constant
     die = board.die
     mesh = spec.add_mesh()
@@ -203,7 +206,7 @@ def build_scene(
         g.solref = [tc, damping.die]
         labels.append((f"die{i}", f"die:{i}"))
     for g in spec.geoms:
-        g.solimp = list(SOLIMP)
+        g.solimp = list(damping.solver.solimp)
     model = spec.compile()
     names = [""] * model.ngeom
     for name, label in labels:

@@ -11,7 +11,8 @@ Contract
   the die rests (faces as in :mod:`warlords_sim.physics.orientation`: the
   body z axis carries faces 1 and 6, so for a cuboid ``(y, y, x)`` those
   are its two square y x y faces).
-* Contact: time constant 2 ms, damping ratio from
+* Contact: the solver's time constant and solimp (default the
+  reference's, :data:`~warlords_sim.reference.solver.SOLVER`), damping ratio from
   :func:`~warlords_sim.reference.calibrate.damping_ratio` for the given
   restitution, one kinetic friction coefficient, elliptic friction cone,
   the timestep given. Units mm, g, s at the interface; SI inside MuJoCo.
@@ -26,7 +27,8 @@ import numpy as np
 
 from warlords_sim.physics.linalg3 import dot3, matvec, norm3
 from warlords_sim.physics.orientation import face_up
-from warlords_sim.reference.calibrate import SOLIMP, TIME_CONSTANT, damping_ratio, die_spec
+from warlords_sim.reference.calibrate import damping_ratio, die_spec
+from warlords_sim.reference.solver import SOLVER, TIMESTEP, Solver
 
 __all__ = ["TossSetup", "toss"]
 
@@ -43,8 +45,9 @@ class TossSetup:
         mass_g: mass (g).
         restitution: face-down drop restitution on the surface.
         friction: kinetic friction coefficient die-surface.
-        timestep: physics step (s).
+        timestep: physics step (s; default the reference's).
         gravity: mm/s^2.
+        solver: contact softness and solver options (default the reference's).
 
     Raises:
         CalibrationError: a restitution out of reach at this timestep.
@@ -57,20 +60,23 @@ class TossSetup:
         mass_g: float,
         restitution: float,
         friction: float,
-        timestep: float = 2e-4,
+        timestep: float = TIMESTEP,
         gravity: float = 9810.0,
+        solver: Solver = SOLVER,
     ) -> None:
-        dr = damping_ratio("table", restitution, timestep, sides, radius, mass_g, 3.0, gravity)
-        spec = die_spec(sides, radius, timestep, gravity)
+        dr = damping_ratio(
+            "table", restitution, timestep, sides, radius, mass_g, 3.0, gravity, solver
+        )
+        spec = die_spec(sides, radius, timestep, gravity, solver)
         plane = spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[1.0, 1.0, 0.01])
         plane.priority = 1
         plane.friction = [friction, 0.0, 0.0]
-        plane.solref = [TIME_CONSTANT, dr]
+        plane.solref = [solver.time_constant, dr]
         body = spec.worldbody.add_body()
         body.add_freejoint()
         die = body.add_geom(type=mujoco.mjtGeom.mjGEOM_MESH, meshname="die", mass=mass_g * 1e-3)
         for g in (plane, die):
-            g.solimp = list(SOLIMP)
+            g.solimp = list(solver.solimp)
         self.model = spec.compile()
         self.data = mujoco.MjData(self.model)
         self.damping_ratio = dr

@@ -19,12 +19,14 @@ Contract
   body, and stores the settled poses back. A die that ends a flick less
   than :data:`KEEP_MM` from where it was, turned less than :data:`KEEP_RAD`,
   keeps its stored pose exactly, so soft-contact creep never accumulates.
-* Timestep :data:`TIMESTEP` (0.2 ms), contact time constant 2 ms, damping
-  ratios calibrated per contact kind so that a face-down drop rebounds with
-  the board's restitutions (:mod:`~warlords_sim.reference.calibrate`). A
-  board restitution out of reach at 0.2 ms halves the timestep (at most
-  three times) unless a timestep was given; :attr:`ReferenceWorld.timestep`
-  says which was used.
+* Timestep :data:`TIMESTEP` (0.025 ms) and contact softness (time constant
+  0.25 ms) from :mod:`~warlords_sim.reference.solver`, where the launch
+  faces have converged in the timestep (docs/fidelity.md, "Convergence of
+  the reference"); damping ratios calibrated per contact kind so that a
+  face-down drop rebounds with the board's restitutions
+  (:mod:`~warlords_sim.reference.calibrate`). A board restitution out of
+  reach halves the timestep (at most three times) unless a timestep was
+  given; :attr:`ReferenceWorld.timestep` says which was used.
 * Flicks. TABLE: the die at rest gets the flick's velocity and yaw spin.
   HIGH, LOW, SIEGE: ``flick.start`` is where the die's centre is as it
   leaves the ledge (the same convention as the 2.5D world); the ledge's
@@ -83,12 +85,11 @@ from warlords_sim.reference.calibrate import CalibrationError, ContactDamping, c
 from warlords_sim.reference.run import FlickRun, StepHook
 from warlords_sim.reference.scene import Built, build_scene
 from warlords_sim.reference.shapes import half_height, lowest_offset, tilt, yaw_of
+from warlords_sim.reference.solver import SOLVER, TIMESTEP, Solver
 from warlords_sim.reference.state import RestingDie, close, mat_to_quat, rz
 
 __all__ = ["COCKED_TILT", "TIMESTEP", "ReferenceWorld"]
 
-#: Physics timestep, s (halved for a board whose restitution needs it).
-TIMESTEP = 2e-4
 #: Tilt (rad) above which a resting die counts as cocked (about 5 degrees).
 COCKED_TILT = math.radians(5.0)
 _MAX_HALVINGS = 3
@@ -104,6 +105,8 @@ class ReferenceWorld:
         side_walls: whether the optional side walls stand.
         timestep: physics step, s; default :data:`TIMESTEP`, halved (at
             most three times) while a board restitution is out of reach.
+        solver: contact softness and solver options (default
+            :data:`~warlords_sim.reference.solver.SOLVER`).
 
     Raises:
         WorldError: bad castle seats, or a board restitution the contact
@@ -118,13 +121,14 @@ class ReferenceWorld:
         castle_seats: Sequence[int] = (0, 1, 2, 3),
         side_walls: bool = False,
         timestep: float | None = None,
+        solver: Solver = SOLVER,
     ) -> None:
         self.board = board
         self._poses: dict[int, DiePose] = {}
         self.castle_seats: tuple[int, ...] = ()
         self.side_walls = side_walls
         self.set_walls(castle_seats, side_walls)
-        self.contact = self._calibrate(board, timestep)
+        self.contact = self._calibrate(board, timestep, solver)
         self.time = 0.0
         self.steps = 0
         self._dice: dict[int, RestingDie] = {}
@@ -134,13 +138,13 @@ class ReferenceWorld:
         self._events: list[Event] = []
 
     @staticmethod
-    def _calibrate(board: Board, timestep: float | None) -> ContactDamping:
+    def _calibrate(board: Board, timestep: float | None, solver: Solver) -> ContactDamping:
         dt = TIMESTEP if timestep is None else timestep
         if not (math.isfinite(dt) and 0.0 < dt <= 1e-3):
             raise WorldError(f"reference timestep must be in (0, 1 ms], got {dt} s")
         for _ in range(_MAX_HALVINGS + 1):
             try:
-                return calibrate_board(board, dt)
+                return calibrate_board(board, dt, solver)
             except CalibrationError as e:
                 if timestep is not None or dt < TIMESTEP / 2**_MAX_HALVINGS * 1.5:
                     raise WorldError(f"{board.path}: {e}") from e
