@@ -112,7 +112,7 @@ def main() -> None:
             t0 = time.process_time()
             for _, label, sc in jobs:
                 results[(engine, label)] = run_scenario(
-                    board, sc, engine, n, args.seed, lambda: bar.advance(task)
+                    board, sc, engine, n, args.seed, lambda t=task: bar.advance(t)
                 )
             cpu[engine] = time.process_time() - t0
 
