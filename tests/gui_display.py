@@ -7,21 +7,13 @@ CI (``CI`` set), where they fail: CI installs xvfb, so no display is a bug.
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import subprocess
-import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-
-def _free_display() -> int:
-    for n in range(90, 190):
-        if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists():
-            return n
-    raise RuntimeError("no free X display number in :90..:189")
 
 
 def _no_display(why: str) -> None:
@@ -39,19 +31,28 @@ def display() -> Iterator[str]:
     xvfb = shutil.which("Xvfb")
     if xvfb is None:
         _no_display("DISPLAY is unset and Xvfb is not installed (apt-get install xvfb)")
-    n = _free_display()
-    proc = subprocess.Popen(
-        [xvfb, f":{n}", "-screen", "0", "1400x1000x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    sock = Path(f"/tmp/.X11-unix/X{n}")
-    deadline = time.monotonic() + 10.0
-    while not sock.exists() and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.05)
-    if not sock.exists():
+    # The server picks a free display number itself and writes it to the
+    # pipe once it accepts connections (``-displayfd``): an atomic choice,
+    # so the suite's parallel workers (pytest-xdist), each starting its own
+    # Xvfb, never race for one number, and a wait on the server, not a poll.
+    read_fd, write_fd = os.pipe()
+    try:
+        proc = subprocess.Popen(
+            [xvfb, "-displayfd", str(write_fd), "-screen", "0", "1400x1000x24", "-nolisten", "tcp"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(write_fd,),
+        )
+    finally:
+        os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as pipe:
+        ready, _, _ = select.select([pipe], [], [], 30.0)
+        line = pipe.readline().decode().strip() if ready else ""
+    if not line.isdigit():
         proc.kill()
-        _no_display(f"Xvfb :{n} did not start")
+        proc.wait()
+        _no_display(f"Xvfb did not start (exit {proc.poll()}, said {line!r})")
+    n = int(line)
     os.environ["DISPLAY"] = f":{n}"
     try:
         yield f":{n}"
