@@ -36,6 +36,11 @@ from warlords_sim.experiments.worker import play  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: The attacker tries 127.0.0.1:8787, where any plain LocalCluster of the
+#: suite (this module's TLS one, test_experiments') serves HTTP: they run one
+#: at a time, in one pytest-xdist worker (``--dist loadgroup``).
+pytestmark = pytest.mark.xdist_group("dask")
+
 #: argv: HOST PORT...; prints a JSON object {attempt: what it got}, where a
 #: success starts with "OPEN".
 _ATTACKER = r"""
