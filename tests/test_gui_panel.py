@@ -170,6 +170,27 @@ def _seed_ending_a_round_in_a_gateway() -> int:
     raise AssertionError("no round ended with a die in a gateway in 40 games")
 
 
+#: The seed :func:`_seed_ending_a_round_in_a_gateway` finds (of seeds
+#: 0-39; it plays six whole games, seeds 0 to 5, to find it), tried first so
+#: that a run plays one game instead of seven. Only a starting point: a change
+#: of the rules or physics that moves it makes the test search again.
+GATEWAY_SEED = 5
+
+
+def _record_a_round_ending_in_a_gateway(path: Path) -> tuple[Path, int, dict[int, Any]]:
+    """A recorded 4-player game of aim bots with a round ending with a die in
+    a gateway, at ``path``: the path, the action ending that round and the
+    gateway dice's poses where they stopped (:func:`_first_round_end_with_a_gateway_die`).
+    :data:`GATEWAY_SEED` first, else the seed the search finds."""
+    _record_4p_game(path, GATEWAY_SEED)
+    try:
+        return path, *_first_round_end_with_a_gateway_die(path)
+    except AssertionError:  # the seed moved: search for one (and record it)
+        path.unlink()
+    _record_4p_game(path, _seed_ending_a_round_in_a_gateway())
+    return path, *_first_round_end_with_a_gateway_die(path)
+
+
 def _record_4p_game(path: Path, seed: int) -> None:
     """Record a 4-player game of aim bots (skill 0.7) to ``path``."""
     config = GameConfig(BOARD, 4)
@@ -192,10 +213,8 @@ def test_round_over_screen_draws_a_gateway_die_at_the_back_of_the_courtyard(
     from warlords_sim.gui.playback import ReplayController
     from warlords_sim.gui.watch import WatchWindow
 
-    path = tmp_path / "gateway.jsonl"
-    _record_4p_game(path, seed=_seed_ending_a_round_in_a_gateway())
+    path, k, stopped = _record_a_round_ending_in_a_gateway(tmp_path / "gateway.jsonl")
     rep = load_replay(path)
-    k, stopped = _first_round_end_with_a_gateway_die(path)
     c = ReplayController(rep)
     c.skip_to(k - 1)
     c.paused = True
