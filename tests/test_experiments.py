@@ -123,10 +123,6 @@ def test_confidence_intervals_and_tests() -> None:
 # ---------------------------------------------------------------- same numbers anywhere
 
 
-# A plain LocalCluster serves HTTP on 127.0.0.1:8787, where test_lab_security's
-# attacker must find nothing: the two never run at once (pytest-xdist's
-# loadgroup runs a group's tests one after another in one worker).
-@pytest.mark.xdist_group("dask")
 def test_same_rows_and_summary_with_1_and_2_workers_and_dask(tmp_path: Path) -> None:
     """The issue's first proof: one worker (in this process), two worker
     processes, and a dask LocalCluster give identical games.csv rows and
