@@ -22,7 +22,8 @@ Run:  python benchmarks/readme_figures.py [--only NAME,...] [--list] [--lab DIR]
 Cost: the variants table is 900 games (minutes on 2 cores), the skills study
 2400 (about 8 CPU minutes); the benchmarks
 run as documented in their own files (``bench-bots`` plays 200 games of the
-search bot, about 50 CPU minutes: leave it out with ``--only``); ``suite`` runs the test suite;
+search bot, about 50 CPU minutes: leave it out with ``--only``); ``suite`` runs the test suite
+twice, on a worker per core and then in one process (about 7 CPU minutes each);
 ``frames`` and the window pictures need a display (``xvfb-run -a``).
 """
 
@@ -356,9 +357,20 @@ def _bench_figure(name: str, *args: str, display: bool = False) -> Callable[[Con
 
 
 def suite(ctx: Context) -> str:
-    r = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"])
-    last = r.stdout.rstrip().splitlines()[-1]
-    return f"{last}  (wall {r.wall_s:.0f} s)"
+    """The suite as ``pytest`` runs it (a worker per core, pyproject's
+    addopts), then in one process (``-n 0``), one after the other: wall and
+    CPU time of each and the load average around each (the machine's other
+    work shows there)."""
+    lines = []
+    for label, extra in (("pytest", []), ("pytest -n 0", ["-n", "0"])):
+        load0 = os.getloadavg()[0]
+        r = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *extra])
+        last = r.stdout.rstrip().splitlines()[-1]
+        lines.append(
+            f"{label}: {last}  (wall {r.wall_s:.0f} s, CPU {r.cpu_s:.0f} s, "
+            f"load {load0:.1f} before, {os.getloadavg()[0]:.1f} after)"
+        )
+    return "\n".join(lines)
 
 
 def _picture(*args: str, display: bool = False) -> Callable[[Context], str]:
@@ -500,7 +512,7 @@ FIGURES = (
     Figure(
         "suite",
         "Performance table, row 'the test suite', column 'figure'",
-        "pytest",
+        "pytest; pytest -n 0",
         suite,
     ),
     Figure(
