@@ -311,6 +311,28 @@ def test_many_skills_make_readable_plots_and_one_game_is_said() -> None:
     assert sum(len(x.get_xdata()) for x in lines) >= 41
 
 
+def test_plots_say_nothing_however_slow_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """matplotlib warns 'Creating legend with loc="best" can be slow' when
+    its search for a legend's place took over 1 s of wall time, which a
+    loaded machine makes of any plot: the test above failed so in CI (load
+    6) and ``variants`` printed the warning on stderr. Here the legend's
+    clock moves 2 s at every reading."""
+    import types
+
+    import matplotlib.legend
+
+    clock = iter(range(0, 10**6, 2))
+    slow = types.SimpleNamespace(perf_counter=lambda: float(next(clock)))
+    monkeypatch.setattr(matplotlib.legend, "time", slow)
+    summary, rows = _grid_summary(2, _MANY_SKILLS[::8])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for fig in (damage_figure(summary, rows), eliminations_figure(summary),
+                    skills_figure(summary)):  # fmt: skip
+            assert fig.findobj(matplotlib.legend.Legend)  # each has a legend to place
+            fig.canvas.draw()
+
+
 def test_skills_plot_with_intervals_says_nothing_and_few_skills_sit_side_by_side() -> None:
     summary, _ = _grid_summary(2, _MANY_SKILLS[::4])
     fig = skills_figure(summary)

@@ -26,7 +26,7 @@ import os
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -45,6 +45,12 @@ __all__ = [
     "save_plots",
     "skills_figure",
 ]
+
+#: Where a legend goes: matplotlib's default, the place that covers the
+#: least, asked for by name. Left as the default, matplotlib warns ('Creating
+#: legend with loc="best" can be slow') whenever its search took over 1 s of
+#: wall time, which only says that the machine was busy.
+_LEGEND_LOC: Final = "best"
 
 _COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3")
 #: Tick label size, points (upright labels when crowded: a little smaller).
@@ -216,7 +222,7 @@ def damage_figure(summary: dict[str, Any], rows: Sequence[Row]) -> Figure:
             )
         _set_xticks(ax2, pos, names, crowded)
         ax2.set_xlim(-0.6, len(names) - 0.4)
-        ax2.legend(fontsize=8, ncols=players)
+        ax2.legend(loc=_LEGEND_LOC, fontsize=8, ncols=players)
     else:  # x: the players, a bar per cell at each
         width_bar = 0.8 / max(len(names), 1)
         for i, v in enumerate(variants):
@@ -231,7 +237,7 @@ def damage_figure(summary: dict[str, Any], rows: Sequence[Row]) -> Figure:
                 color=_COLOURS[i % len(_COLOURS)],
             )
         ax2.set_xticks(np.arange(players), [f"P{p}" for p in range(players)])
-        ax2.legend(fontsize=8)
+        ax2.legend(loc=_LEGEND_LOC, fontsize=8)
     ax2.set_ylabel("mean damage against the player's castle")
     ax2.set_title("Damage per player (P0 starts round 1), 95% CI", fontsize=10)
     note = _few_games_note(summary)
@@ -316,7 +322,7 @@ def eliminations_figure(summary: dict[str, Any]) -> Figure:
         + " at p < 0.05)",
         fontsize=10,
     )
-    ax.legend(fontsize=8)
+    ax.legend(loc=_LEGEND_LOC, fontsize=8)
     note = _few_games_note(summary)
     if note is not None:
         _note(fig, note, width)
@@ -416,7 +422,7 @@ def skills_figure(summary: dict[str, Any]) -> Figure:
             f"{title}\n(difference from {names[0]} at the same skill, 95% CI)", fontsize=10
         )
         ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=9)
+        ax.legend(loc=_LEGEND_LOC, fontsize=9)
         missing += bare
     if few is not None:
         _note(fig, few + "; hollow markers: the difference of the means alone", width)
