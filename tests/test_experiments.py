@@ -278,6 +278,42 @@ def test_side_walls_from_round_one_keep_dice_on_the_board(tmp_path: Path) -> Non
     assert std["wall_exits_per_round"]["value"] == 0.0  # no walls, nothing over them
 
 
+def _note_sigint_then_init() -> None:
+    """A local worker's initializer (run in the worker, which imports it by
+    name): note whether the worker found SIGINT ignored, then run the lab's."""
+    from warlords_sim.experiments import runner
+
+    with open(os.environ["WARLORDS_TEST_SIGINT_NOTES"], "a", encoding="utf-8") as f:
+        f.write(f"{signal.getsignal(signal.SIGINT) is signal.SIG_IGN}\n")
+    runner._worker_init()
+
+
+def test_local_workers_start_with_ctrl_c_ignored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Ctrl-C reaching the process group while a worker was still starting
+    (importing the package, before its initializer ignores SIGINT) raised
+    KeyboardInterrupt there, and the worker printed its traceback:
+    test_ctrl_c_stops_worker_processes_cleanly_and_the_run_resumes failed so
+    on a loaded machine ('Traceback' in the command's stderr). The workers now start with SIGINT ignored; here an initializer
+    notes how each found it before the lab's own ran, the parent holding
+    Python's usual Ctrl-C handler, which it keeps."""
+    from warlords_sim.experiments import runner
+
+    notes = tmp_path / "sigint.txt"
+    monkeypatch.setenv("WARLORDS_TEST_SIGINT_NOTES", str(notes))
+    monkeypatch.setattr(runner, "_worker_init", _note_sigint_then_init)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        rows: list[dict[str, Any]] = []
+        runner.run_games(list(_small(1).iter_specs()), rows.append, workers=2)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert len(rows) == 2
+    assert notes.read_text(encoding="utf-8").split() == ["True", "True"]
+
+
 # ---------------------------------------------------------------- the command
 
 

@@ -8,7 +8,9 @@ local workers finish the game in hand (their rows are still delivered; a
 worker is given its next game only when it is free, so there is at most
 one game per worker to wait for), and the KeyboardInterrupt is raised again
 for the caller. (Turning SIGTERM into the same KeyboardInterrupt is the
-command line's job: a library does not install signal handlers.)
+command line's job: a library does not install signal handlers. It only
+ignores SIGINT for the moment it starts its local workers, so that they
+start ignoring it: :func:`_children_ignore_sigint`.)
 
 Local workers never outlive this process: each one watches its parent's
 sentinel (:func:`multiprocessing.parent_process`, a pipe end on POSIX, the
@@ -42,6 +44,7 @@ from concurrent.futures import (
     ThreadPoolExecutor,
     wait,
 )
+from contextlib import contextmanager
 from typing import Any
 
 from warlords_sim.experiments.specs import ExperimentError, GameSpec
@@ -84,6 +87,27 @@ def _failed(spec: GameSpec, e: BaseException) -> GameFailedError:
 def _exit_with_parent(parent: multiprocessing.process.BaseProcess) -> None:
     parent.join()  # returns when the parent's sentinel closes: the parent is gone
     os._exit(ORPHAN_EXIT)  # no clean-up: nobody is left to take the game in hand
+
+
+@contextmanager
+def _children_ignore_sigint() -> Iterator[None]:
+    """While this process starts worker processes: SIGINT ignored, so that
+    they start with it ignored (an ignored signal stays ignored across
+    ``exec``, and Python then installs no Ctrl-C handler). A worker still
+    importing when a Ctrl-C reached the process group raised
+    KeyboardInterrupt there and printed its traceback, before its
+    initializer could ignore the signal. The parent ignores it only while
+    the processes are made (a few ms: a Ctrl-C then is lost); outside the
+    main thread, where no handler can be set, nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        if old is not None:  # None: a handler not set from Python, left ignored
+            signal.signal(signal.SIGINT, old)
 
 
 def _worker_init() -> None:
@@ -130,8 +154,9 @@ def _run_pool(specs: Iterator[GameSpec], on_row: Callable[[Row], None], workers:
         while len(todo) < workers and (spec := next(waiting, None)) is not None:
             todo[ex.submit(play, spec)] = spec
 
-    try:  # the first submit starts the workers: an interrupt then stops them too
-        top_up()
+    try:  # the first submits start the workers: an interrupt then stops them too
+        with _children_ignore_sigint():
+            top_up()
         while todo:
             done, _ = wait(list(todo), return_when=FIRST_COMPLETED)
             deliver(done)
