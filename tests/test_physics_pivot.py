@@ -95,20 +95,33 @@ def test_it_tips_over_exactly_when_its_energy_lifts_the_centre_over_the_edge(w: 
 
 
 def test_the_hop_rates_of_a_sharp_cube() -> None:
-    """n = 0 where the floor would have to pull: lying flat at
-    sqrt(5 g / (4 a)) and balanced on the edge at sqrt(g / R), R = a / sqrt 2
-    (rigid-body balance, worked by hand)."""
+    """The die leaves its edge where the free edge would rise, k w^2 > g
+    (rigid-body kinematics: the edge's acceleration in free flight is
+    -g + w^2 k vertically): lying flat (k = a/2) at 35.0 rad/s, balanced
+    on the edge (k = a / sqrt 2) at 29.4; below it the floor pushes."""
     p = sharp()
-    assert hop_rate(0.0, p) == pytest.approx(math.sqrt(5.0 * G / (4.0 * A)), rel=1e-12)
+    assert hop_rate(0.0, p) == pytest.approx(math.sqrt(2.0 * G / A), rel=1e-12)
     assert hop_rate(math.pi / 4.0, p) == pytest.approx(math.sqrt(G * math.sqrt(2.0) / A))
-    assert normal_force(PivotState(0.0, hop_rate(0.0, p) * 0.99), sharp(2.0, 2.0)) > 0.0
-    assert normal_force(PivotState(0.0, hop_rate(0.0, p) * 1.01), sharp(2.0, 2.0)) < 0.0
+    for phi in (0.0, 0.3, math.pi / 4.0, 1.2):
+        w = hop_rate(phi, p)
+        assert normal_force(PivotState(phi, w * 0.99), p) > 0.0
+        assert normal_force(PivotState(phi, w * 1.01), p) < 0.0
+
+
+def test_a_die_too_slow_to_hop_stays_on_its_edge_where_sticking_fails() -> None:
+    """28 rad/s lying flat: a rolling edge would need the floor to pull
+    (n < 0 on the sticking equations) but static friction cannot hold an
+    edge there, so it slips, and slipping the floor still pushes (28 < 35)."""
+    p = sharp()
+    assert normal_force(PivotState(0.0, 28.0), p) > 0.0
+    s, end, _ = run(PivotState(0.0, 28.0), p)
+    assert end is not PivotEnd.HOP or s.phi > 0.3
 
 
 def test_a_fast_turn_hops_off_the_edge_at_once() -> None:
-    """30 rad/s from flat is above 27.7: the die leaves the floor (the old
+    """40 rad/s from flat is above 35.0: the die leaves the floor (the old
     kinematic roll held it to the edge however fast it turned)."""
-    s, end, _ = run(PivotState(0.0, 30.0), sharp(mu=2.0, mu_s=2.0))
+    s, end, _ = run(PivotState(0.0, 40.0), sharp())
     assert end is PivotEnd.HOP and s.phi < 0.05
 
 

@@ -39,7 +39,7 @@ from numpy.typing import NDArray
 
 from warlords_sim.board import DieSpec
 from warlords_sim.physics.flight import InFlight
-from warlords_sim.physics.tumble import tip_energy_ok, trip_spin
+from warlords_sim.physics.tumble import trip_spin
 
 __all__ = [
     "MAX_BOUNCES",
@@ -311,8 +311,10 @@ class RigidLanding:
             )
         # normal speed of the contact point: -(vz + (omega x r)_z)
         cz = float(v[2]) + float(omega[0] * contact[1] - omega[1] * contact[0])
-        tumble = math.hypot(float(w3[0]), float(w3[1]))
-        spent = float(v3[2]) < REST_BOUNCE_SPEED and not tip_energy_ok(tumble, size, self.gravity)
+        # rising this slowly it would hop under 0.2 mm: the bouncing is over
+        # and the die pivots on its edge from here (World._lay_flat), as
+        # dynamics, however much it still turns
+        spent = float(v3[2]) < REST_BOUNCE_SPEED
         return Landing(v3, w3, contact, max(-cz, 0.0), spent or bounces >= MAX_BOUNCES)
 
 

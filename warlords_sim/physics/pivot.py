@@ -36,9 +36,11 @@ centre's acceleration and the torque about it):
   ``phi'' = c (g - k phi'^2) / (i2 + c h)`` with ``c = h + mu s (rho + k)``
   (``s`` the slip's sign along ``u``), energy falls by ``mu n |w|``;
 * ``n = g - h phi'' - k phi'^2``: when it would be negative the floor can
-  no longer hold the edge and the die **hops** off it (a sharp 16 mm cube at
-  rest on a face hops when turning faster than ``sqrt(5 g / 4 a)`` = 27.7
-  rad/s; at the top of its arc ``sqrt(g / R)`` = 29.4 rad/s);
+  no longer hold the edge and the die **hops** off it. Slipping (and static
+  friction cannot hold an edge as ``n`` nears 0), ``n = (g - k phi'^2) i2 /
+  (i2 + c h)``: it hops when ``k phi'^2 > g``, where the edge in free flight
+  would rise (:func:`hop_rate`: a sharp 16 mm cube lying flat at 35.0 rad/s,
+  balanced on its edge at 29.4);
 * at ``phi = pi/2`` the die lands on the next face (:attr:`PivotEnd.NEXT_FACE`),
   and back at ``phi = 0`` on the face it left (:attr:`PivotEnd.BACK`): the
   caller resolves that impact.
@@ -195,27 +197,39 @@ def _slip_accel(
     return acc, n, -p.friction * dir_u * n
 
 
-def normal_force(st: PivotState, p: PivotParams) -> float:
-    """The floor's normal force per unit mass (mm/s^2) now; below 0 the die
-    hops off the edge."""
+def _contact_mode(st: PivotState, p: PivotParams) -> tuple[float, float, float] | None:
+    """(phi'', n, f) of the contact as friction has it now: rolling if it
+    is not slipping and static friction can hold it (``n >= 0``, ``|f| <=
+    mu_s n``), else slipping (the way it slips, or would start to: against
+    the friction that holding it would need); None where the slipping
+    equations are singular (then it sticks)."""
     wu, wc = _slip(st, p)
     speed = math.hypot(wu, wc)
     if speed <= STICK_SPEED:
-        return _stick_accel(st.phi, st.rate, p)[1]
-    got = _slip_accel(st.phi, st.rate, wu / speed, p)
+        acc, n, f = _stick_accel(st.phi, st.rate, p)
+        if n >= 0.0 and abs(f) <= p.static_friction * n:
+            return acc, n, f
+        return _slip_accel(st.phi, st.rate, -math.copysign(1.0, f), p)
+    return _slip_accel(st.phi, st.rate, wu / speed, p)
+
+
+def normal_force(st: PivotState, p: PivotParams) -> float:
+    """The floor's normal force per unit mass (mm/s^2) now, as friction
+    has the contact (:func:`_contact_mode`); below 0 the floor would have to
+    pull, and the die hops off the edge."""
+    got = _contact_mode(st, p)
     return (got if got is not None else _stick_accel(st.phi, st.rate, p))[1]
 
 
 def hop_rate(phi: float, p: PivotParams) -> float:
-    """Turning rate (rad/s) at turn ``phi`` above which a rolling (not
-    slipping) die hops off its edge: where ``n`` reaches 0."""
-    h, k = _hk(phi, p)
-    rho, g = p.radius, p.gravity
-    d = p.i2 + h * h + (rho + k) * (rho + k)
-    # n = g - h^2 (g + rho w^2) / d - k w^2 = 0
-    num = g * (1.0 - h * h / d)
-    den = k + h * h * rho / d
-    return math.sqrt(max(num, 0.0) / den)
+    """Turning rate (rad/s) at turn ``phi`` above which the die hops off
+    its edge whenever the edge slips (or is frictionless): ``k w^2 > g``,
+    where the free edge would accelerate up (a sharp 16 mm cube lying flat:
+    35.0 rad/s; balanced on its edge: 29.4). A rolling edge would hop
+    earlier, but static friction cannot hold it as ``n`` nears 0: it slips
+    first (see :func:`_contact_mode`)."""
+    _, k = _hk(phi, p)
+    return math.sqrt(p.gravity / k)
 
 
 class _Lifts(Exception):

@@ -45,6 +45,8 @@ from warlords_sim.physics.orientation import FACE_NORMALS, face_up, rotation_abo
 from warlords_sim.physics.strike import free_strike
 
 __all__ = [
+    "EdgeContact",
+    "edge_contact",
     "lay_flat",
     "LedgeLaunch",
     "MIN_LEDGE_SPEED",
@@ -210,6 +212,54 @@ def quarter_turn(r: Vec, ux: float, uy: float) -> Vec:
     """World orientation ``r`` after rolling a quarter turn toward (ux, uy):
     about z x u, exact (no floating-point drift from sin and cos of pi/2)."""
     return matmul(np.round(rotation_about((-uy, ux, 0.0), math.pi / 2.0)), r)
+
+
+@dataclass(frozen=True)
+class EdgeContact:
+    """A die that has stopped bouncing, seen as pivoting on its lowest
+    bottom edge (:func:`edge_contact`).
+
+    Attributes:
+        yaw, rel: the yaw (rad) and yaw-frame orientation of the die lying
+            flat on the face it tilts from (as :func:`lay_flat` gives them).
+        ux, uy: the pivot direction (a unit table vector along a body axis):
+            the die tilts toward it, over the edge on that side.
+        phi: the tilt about that edge, rad (0 flat, pi/4 balanced on it).
+        rate: turning rate about the edge toward (ux, uy), rad/s.
+    """
+
+    yaw: float
+    rel: Vec
+    ux: float
+    uy: float
+    phi: float
+    rate: float
+
+
+def edge_contact(r: Vec, theta: float, omega: Vec) -> EdgeContact:
+    """Die ``r`` (world orientation), yaw ``theta`` (pymunk's angle, rad),
+    turning at ``omega`` (rad/s, world, 3), taken as tilted over the bottom
+    edge it leans toward: the face below is the one :func:`lay_flat` lays it
+    on, the tilt is the angle between that face's outward normal and
+    straight down, the edge the one the normal leans away from. A die lying
+    flat (no tilt) pivots the way its tumble turns it (``omega = z x u``).
+    Plain floats; the edge direction snaps to the die's body axes."""
+    yaw, rel = lay_flat(r, theta)
+    down = FACE_NORMALS[7 - face_up(r)]
+    axis = next(i for i in range(3) if down[i] != 0.0)
+    sign = down[axis]
+    nx, ny, nz = (float(r[i, axis]) * sign for i in range(3))
+    nh = math.hypot(nx, ny)
+    wx, wy = float(omega[0]), float(omega[1])
+    if nh > 1e-9:
+        phi = math.atan2(nh, -nz)
+        dx, dy = -nx / nh, -ny / nh
+    else:
+        phi = 0.0
+        wh = math.hypot(wx, wy)
+        dx, dy = (wy / wh, -wx / wh) if wh > 0.0 else (1.0, 0.0)
+    ux, uy = roll_axis(yaw, dx, dy)
+    return EdgeContact(yaw, rel, ux, uy, phi, -uy * wx + ux * wy)
 
 
 def lay_flat(r: Vec, theta: float) -> tuple[float, Vec]:

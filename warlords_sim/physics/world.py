@@ -91,6 +91,9 @@ from warlords_sim.physics.orientation import (
     rotation_z,
     with_face_up,
 )
+from warlords_sim.physics.pivot import PivotEnd, PivotParams, PivotState
+from warlords_sim.physics.pivot import advance as pivot_advance
+from warlords_sim.physics.pivot import centre_offset as pivot_centre
 from warlords_sim.physics.regions import classify
 from warlords_sim.physics.strike import strike_on_surface
 from warlords_sim.physics.support import Support
@@ -120,6 +123,13 @@ TIMESTEP = 1.0 / 240.0
 #: sizes but none nearer; no fingerprint, example replay or saved case
 #: settles differently, so the model version stays.
 SETDOWN_REACH = 2.0
+#: A die turning about a bottom edge too slowly to lift its centre this far
+#: (mm) is taken to stay flat (7.7 rad/s for a 16 mm die; it tips over from
+#: 19.5): the rocking is not followed.
+ROCK_LIFT_MM = 0.5
+#: A die that stops bouncing tilted less than this (rad) from a face, and
+#: turning slower than the rock rate, lies flat at once.
+_FLAT_TILT = 1e-3
 #: pymunk filter group given to a die's shape while it probes its own
 #: paths (:meth:`World._path_blocked`): shapes of one group never meet.
 _SELF_GROUP = 1
@@ -153,19 +163,22 @@ _ENGINE_TYPE = 4
 
 @dataclass
 class _Rolling:
-    """A die pivoting over a bottom edge on its floor, step by step
-    (:func:`~warlords_sim.physics.tumble.roll_advance`)."""
+    """A die pivoting on a bottom edge on its floor, step by step
+    (:func:`~warlords_sim.physics.pivot.advance`)."""
 
-    ux: float  # roll direction (along a body axis), board frame
+    ux: float  # pivot direction (along a body axis), board frame
     uy: float
-    px: float  # the pivoting edge's midpoint on the floor, mm
-    py: float
-    omega0: float  # turning rate it had lying flat on this face, rad/s
-    r0: NDArray[np.float64]  # world orientation lying flat on this face
-    vx: float = 0.0  # the edge sliding on the floor, mm/s (slowed by friction)
-    vy: float = 0.0
-    phi: float = 0.0  # turned so far about the edge, rad (where the body is now)
-    phi_next: float = 0.0  # where the body is sent by the next step
+    ox: float  # the edge's floor contact point when the pivot began, mm
+    oy: float
+    r0: NDArray[np.float64]  # world orientation lying flat on the face it left
+    state: PivotState  # where the body is now
+    next: PivotState  # where the body is sent by the next step
+    end: PivotEnd = PivotEnd.NONE  # what the next step ends with, if anything
+
+    @property
+    def phi(self) -> float:
+        """Turned so far about the edge, rad (where the body is now)."""
+        return self.state.phi
 
 
 @dataclass
@@ -263,6 +276,20 @@ class World:
         # the collision models (pooltool's resolver shape: one per kind)
         self._landing: LandingModel = RigidLanding(die, self._g)
         self._blows: SideBlowModel = EdgeCatchBlows(die, tumble.trip_speed(self._size, self._g))
+        # the die pivoting on a bottom edge: sharp edges for now, as the
+        # flight and the bounce take them (the rounding comes with a rounded
+        # contact in those; board data die.edge_radius_mm)
+        #: the slowest turn about an edge that is followed: it lifts the centre
+        #: by ROCK_LIFT_MM, (1/3) a^2 w^2 = g dz
+        self._rock_rate = math.sqrt(3.0 * self._g * ROCK_LIFT_MM) / self._size
+        self._pivot = PivotParams(
+            size=self._size,
+            radius=0.0,
+            gravity=self._g,
+            friction=die.table_friction,
+            static_friction=max(die.table_static_friction, die.table_friction),
+            i2=self._size * self._size / 6.0,
+        )
         self._sqrt_e_die = math.sqrt(die.die_restitution)
         self._sqrt_mu_die = math.sqrt(die.die_friction)
         self._build_static()
@@ -632,7 +659,7 @@ class World:
         f = d.flight
         if f is None:
             if d.roll is not None:
-                return d.floor + tumble.roll_height(d.roll.phi, self._size)
+                return d.floor + pivot_centre(d.roll.phi, self._pivot)[1]
             return d.floor + self._size / 2.0
         return f.height(self.time - f.t0)
 
@@ -1016,12 +1043,14 @@ class World:
     def _lay_flat(
         self, d: _Die, r: NDArray[np.float64], omega: NDArray[np.float64], floor: float
     ) -> None:
-        """End the bouncing: the die falls onto the face below
-        (:func:`~warlords_sim.physics.tumble.lay_flat`), then rolls on over as
-        many edges as its remaining tumble can carry it."""
-        yaw, rel = tumble.lay_flat(r, float(d.body.angle))
-        d.body.angle = yaw
-        d.r_rel = rel
+        """End the bouncing: the die rests on its lowest bottom edge, tilted
+        as it came down (:func:`~warlords_sim.physics.tumble.edge_contact`),
+        and pivots on from there (:meth:`_start_face`): it tips over, rocks
+        back or hops off as the pivot's dynamics have it; a die that comes
+        down flat and hardly turning lies flat at once."""
+        ec = tumble.edge_contact(r, float(d.body.angle), omega)
+        d.body.angle = ec.yaw
+        d.r_rel = ec.rel
         d.flight = None
         self._set_grounded(d, floor)
         d.cocked = False
@@ -1030,11 +1059,16 @@ class World:
         # the footprint turned to the flat yaw (up to 45 degrees): it may
         # now reach into a wall, pin or die beside it, which stops it there
         self._clear_overlap(d)
-        wh = float(math.hypot(omega[0], omega[1]))
-        if wh > 0.0:
-            # rolling direction d: omega = z x d  =>  d = omega x z / |omega|
-            dx, dy = float(omega[1]) / wh, -float(omega[0]) / wh
-            self._roll(d, dx, dy, wh)
+        if ec.phi < _FLAT_TILT and abs(ec.rate) < self._rock_rate:
+            return
+        # (the set-down may have turned the die: take its axes as they are now)
+        flat = self._world_orientation(d)
+        ux, uy = tumble.roll_axis(float(d.body.angle), ec.ux, ec.uy)
+        vx, vy = d.body.velocity
+        if self._start_face(d, ux, uy, ec.rate, flat, (vx, vy), phi=ec.phi, centre=True):
+            self._wake(d)
+            self._moved.add(d.id)
+            self._next_check = self.steps + 1
 
     def _side_kick(
         self, d: _Die, nx: float, ny: float, speed: float, bottom: float, top: float
@@ -1093,19 +1127,15 @@ class World:
     ) -> None:
         """Start die ``d``, lying flat, pivoting over the bottom edge toward
         (dx, dy) (along its body axis closest to that) at ``omega`` rad/s;
-        the roll is then motion over steps (:meth:`_advance_roll`). Nothing
-        happens if ``omega`` cannot tip it over that edge; if something
-        stands where it would land it leans on it instead
-        (:meth:`_decide_cocked`). The edge is taken to hold the die however
-        fast it turns (as the closed-form roll count before it did), though
-        above sqrt(g / a) (24.8 rad/s for a 16 mm die, 19.5 being needed to
-        tip at all) gravity cannot keep the centre on its circle and a real
-        die hops off the edge: the flight and bounce model, which could take
-        it from there, chatters on a die pivoting on an edge. ``slide``
-        (mm/s) is how fast the edge it pivots on slides over the floor
-        (default: the die's velocity); table friction slows it, and the die
-        slides on at what is left when the roll ends."""
-        if not tumble.tip_energy_ok(omega, self._size, self._g):
+        the pivot is then dynamics over steps (:meth:`_advance_roll`,
+        :mod:`~warlords_sim.physics.pivot`): it tips over, rocks back, or
+        hops off the edge as Newton's laws have it. A turn too slow to lift
+        the centre by :data:`ROCK_LIFT_MM` is not followed (the die stays
+        flat); if something stands where it would land it leans on it
+        instead (:meth:`_decide_cocked`). ``slide`` (mm/s) is how fast the
+        edge it pivots on slides over the floor (default: the die's
+        velocity); friction slows it, and it may turn the die faster."""
+        if omega < self._rock_rate:
             return
         ux, uy = tumble.roll_axis(float(d.body.angle), dx, dy)
         vx, vy = slide if slide is not None else tuple(d.body.velocity)
@@ -1123,70 +1153,90 @@ class World:
         omega: float,
         r0: NDArray[np.float64],
         slide: tuple[float, float] = (0.0, 0.0),
+        phi: float = 0.0,
+        centre: bool = False,
     ) -> bool:
-        """Begin turning die ``d`` (flat, at world orientation ``r0``) over
-        its bottom edge toward (ux, uy); False (and it leans that way) if a
-        wall, pin or die stands where it would land."""
+        """Begin turning die ``d`` (lying flat at world orientation ``r0``,
+        or tilted ``phi`` rad from it) over its bottom edge toward (ux, uy)
+        at ``omega`` rad/s; ``slide`` (mm/s) is the edge's slip over the
+        floor, or with ``centre`` the die centre's horizontal velocity.
+        False (and it leans that way) if a wall, pin or die stands where it
+        would land."""
         x0, y0 = d.body.position
         a = self._size
-        if self._blocked(d, x0 + ux * a, y0 + uy * a):
+        ahead, up = pivot_centre(phi, self._pivot)
+        # turning enough to bring its centre over the edge: it would land
+        # beyond, so whatever stands there stops it (a rock that falls back
+        # short of the top stays where it is and is followed)
+        over = 0.5 * (self._pivot.i2 + ahead * ahead + up * up) * omega * omega + self._g * up
+        tips = omega > 0.0 and over >= self._g * (self._pivot.radius + self._pivot.arm)
+        if tips and self._blocked(d, x0 + ux * a, y0 + uy * a):
             d.lean = (ux, uy)
             return False
         d.lean = None
-        d.roll = _Rolling(
-            ux, uy, x0 + ux * a / 2.0, y0 + uy * a / 2.0, omega, r0, vx=slide[0], vy=slide[1]
-        )
+        rho = self._pivot.radius
+        v_along = slide[0] * ux + slide[1] * uy
+        cross = -slide[0] * uy + slide[1] * ux
+        # the edge's centre moves at the centre's speed less the turn's share
+        along = v_along - (up - rho) * omega if centre else v_along + rho * omega
+        st = PivotState(phi, omega, along, cross)
+        ox, oy = x0 - ux * ahead, y0 - uy * ahead
+        d.roll = _Rolling(ux, uy, ox, oy, r0, st, st)
         d.pivot.max_force = 0.0
         d.gear.max_force = 0.0
         d.body.angular_velocity = 0.0
         self._send_roll(d)
         return True
 
+    def _roll_target(self, ro: _Rolling, st: PivotState) -> tuple[float, float]:
+        """Where the centre of the die pivoting as ``ro`` is at state ``st``."""
+        ahead, _ = pivot_centre(st.phi, self._pivot)
+        along = st.s + ahead
+        return ro.ox + ro.ux * along - ro.uy * st.t, ro.oy + ro.uy * along + ro.ux * st.t
+
     def _send_roll(self, d: _Die) -> None:
-        """Set the body's velocity so that the next step takes its centre to
-        where the turn reaches then."""
+        """Work out the pivot's next step and set the body's velocity so
+        that the step takes its centre there."""
         ro = d.roll
         assert ro is not None
-        # the edge slides on, slowed by table friction
-        speed = math.hypot(ro.vx, ro.vy)
-        if speed > 0.0:
-            slower = max(speed - self.board.die.table_friction * self._g * TIMESTEP, 0.0) / speed
-            ro.vx, ro.vy = ro.vx * slower, ro.vy * slower
-            ro.px += ro.vx * TIMESTEP
-            ro.py += ro.vy * TIMESTEP
-        ro.phi_next = min(
-            tumble.roll_advance(ro.phi, ro.omega0, TIMESTEP, self._size, self._g), math.pi / 2.0
-        )
-        back = tumble.roll_reach(ro.phi_next, self._size)
-        tx, ty = ro.px - ro.ux * back, ro.py - ro.uy * back
+        ro.next, ro.end = pivot_advance(ro.state, TIMESTEP, self._pivot)
+        tx, ty = self._roll_target(ro, ro.next)
         x, y = d.body.position
         d.body.velocity = ((tx - x) / TIMESTEP, (ty - y) / TIMESTEP)
+        d.body.angular_velocity = 0.0  # it turns about the edge, not about z
 
     def _advance_roll(self, d: _Die) -> None:
-        """After a step: the rolling die has turned to ``phi_next``. Past a
-        quarter turn it lands on the next face, keeping 1/4 of its turning
-        rate (angular momentum about the new edge, rigid cube), and rolls on
-        while that can tip it again; else it lies flat there."""
+        """After a step: the pivoting die is where the pivot's step sent it.
+        Then, as the step ended: it pivots on; it hops off the edge (a
+        flight); it lands on the next face or back on the one it left, an
+        impact about the edge it lands on that keeps 1/4 of its turning rate
+        (angular momentum about that edge, rigid cube), and pivots on over
+        that edge while that can lift it, else lies flat there."""
         ro = d.roll
         assert ro is not None
-        a = self._size
-        back = tumble.roll_reach(ro.phi_next, a)
-        tx, ty = ro.px - ro.ux * back, ro.py - ro.uy * back
+        tx, ty = self._roll_target(ro, ro.next)
         x, y = d.body.position
+        slip = self._roll_slip(ro, ro.next)
         if math.hypot(tx - x, ty - y) > 0.5:
             # pushed off its path (struck by a moving die): it falls back on
             # the face it was turning from, where it is
-            self._end_roll(d, ro.r0, lean=(ro.ux, ro.uy), slide=(ro.vx, ro.vy))
+            self._end_roll(d, ro.r0, lean=(ro.ux, ro.uy), slide=slip)
             return
-        ro.phi = ro.phi_next
-        if ro.phi < math.pi / 2.0:
+        ro.state = ro.next
+        st = ro.state
+        if ro.end is PivotEnd.NONE:
             self._send_roll(d)
             return
-        # a quarter turn: it lands on the next face, flat
-        r1 = tumble.quarter_turn(ro.r0, ro.ux, ro.uy)
-        d.body.position = (ro.px + ro.ux * a / 2.0, ro.py + ro.uy * a / 2.0)
+        if ro.end is PivotEnd.HOP:
+            self._hop(d, ro)
+            return
+        a = self._size
+        forward = ro.end is PivotEnd.NEXT_FACE
+        r1 = tumble.quarter_turn(ro.r0, ro.ux, ro.uy) if forward else ro.r0
+        ahead, _ = pivot_centre(st.phi, self._pivot)
+        d.body.position = self._roll_target(ro, st)
         self._reindex(d.body)
-        w = ro.omega0 / 4.0  # it meets the table as fast as it left it flat
+        w = abs(st.rate) / 4.0  # it meets the floor about the edge it lands on
         self._events.append(
             Event(
                 EventKind.LANDING,
@@ -1195,17 +1245,47 @@ class World:
                 float(d.body.position[0]),
                 float(d.body.position[1]),
                 "table" if d.floor == 0.0 else "top",
-                ro.omega0 * a,
+                abs(st.rate) * a,
                 face_up(r1),
             )
         )
         if not self.board.on_board(*d.body.position):
-            self._end_roll(d, r1)  # rolled off the open edge: _check_die takes it
+            self._end_roll(d, r1, slide=slip)  # rolled off the open edge: _check_die takes it
             return
-        slide = (ro.vx, ro.vy)
-        if tumble.tip_energy_ok(w, a, self._g) and self._start_face(d, ro.ux, ro.uy, w, r1, slide):
+        # on over the next edge (forward) or back over the far edge of the
+        # face it returned to (it rocks)
+        sign = 1.0 if forward else -1.0
+        ux, uy = sign * ro.ux, sign * ro.uy
+        if w >= self._rock_rate and self._start_face(d, ux, uy, w, r1, slip):
             return
-        self._end_roll(d, r1, lean=d.lean, slide=slide)
+        self._end_roll(d, r1, lean=d.lean, slide=slip)
+
+    def _roll_slip(self, ro: _Rolling, st: PivotState) -> tuple[float, float]:
+        """The pivoting edge's slip over the floor at ``st``, mm/s (board frame)."""
+        along = st.along - self._pivot.radius * st.rate
+        return ro.ux * along - ro.uy * st.cross, ro.uy * along + ro.ux * st.cross
+
+    def _hop(self, d: _Die, ro: _Rolling) -> None:
+        """The floor can no longer hold the pivoting edge: the die flies off
+        it with the pivot's motion (centre velocity, turning rate) at the
+        turn it has reached."""
+        st = ro.state
+        ahead, up = pivot_centre(st.phi, self._pivot)
+        height = up - self._pivot.radius
+        # centre velocity: the edge's motion plus the turn about it
+        vu = st.along + height * st.rate
+        vz = -ahead * st.rate
+        d.body.velocity = (ro.ux * vu - ro.uy * st.cross, ro.uy * vu + ro.ux * st.cross)
+        axis = (-ro.uy, ro.ux, 0.0)
+        r = matmul(rotation_about(axis, st.phi), ro.r0)
+        omega = np.array([axis[0] * st.rate, axis[1] * st.rate, 0.0])
+        x, y = d.body.position
+        self._events.append(
+            Event(
+                EventKind.HOP, self.time, d.id, float(x), float(y), speed=abs(st.rate) * self._size
+            )
+        )
+        self._start_flight(d, d.floor + up, vz, r, omega, floor=d.floor)
 
     def _end_roll(
         self,
@@ -1217,8 +1297,12 @@ class World:
         """The roll is over: the die lies flat at world orientation ``r``
         (an exact cube rotation) where it is, sliding on at ``slide`` mm/s;
         ``lean`` is the way it leans on what stopped it, if anything did."""
-        theta = float(d.body.angle)
-        d.r_rel = np.round(matmul(rotation_z(-theta), r))
+        # exact, in the frame of the die's own yaw (a blow while it pivoted may
+        # have turned the body: the yaw comes from the die's axes, not it)
+        yaw, d.r_rel = tumble.lay_flat(r, float(d.body.angle))
+        if yaw != d.body.angle:
+            d.body.angle = yaw
+            self._reindex(d.body)
         d.roll = None
         d.lean = lean
         d.body.velocity = slide
