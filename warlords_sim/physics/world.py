@@ -54,7 +54,7 @@ import hashlib
 import math
 import struct
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pymunk
@@ -94,6 +94,7 @@ from warlords_sim.physics.orientation import (
 from warlords_sim.physics.pivot import PivotEnd, PivotParams, PivotState
 from warlords_sim.physics.pivot import advance as pivot_advance
 from warlords_sim.physics.pivot import centre_offset as pivot_centre
+from warlords_sim.physics.pivot import energy as pivot_energy
 from warlords_sim.physics.regions import classify
 from warlords_sim.physics.strike import strike_on_surface
 from warlords_sim.physics.support import Support
@@ -174,6 +175,7 @@ class _Rolling:
     state: PivotState  # where the body is now
     next: PivotState  # where the body is sent by the next step
     end: PivotEnd = PivotEnd.NONE  # what the next step ends with, if anything
+    sent: tuple[float, float] = (0.0, 0.0)  # the body's velocity set for the step, mm/s
 
     @property
     def phi(self) -> float:
@@ -663,6 +665,34 @@ class World:
             return d.floor + self._size / 2.0
         return f.height(self.time - f.t0)
 
+    def energy(self, die: int) -> float:
+        """Kinetic plus potential energy of die ``die`` now, g mm^2/s^2
+        (nJ), the board surface the zero of height: its planar motion
+        (pymunk), its height, vertical speed and 3D turning (flight or
+        pivot), moment of inertia m a^2 / 6. For checking that the motion
+        creates no energy (``benchmarks/fuzz_flicks.py``).
+
+        Raises:
+            WorldError: no such die.
+        """
+        d = self._get(die)
+        m = self._mass
+        i2 = self._size * self._size / 6.0
+        vx, vy = d.body.velocity
+        spin = float(d.body.angular_velocity)
+        f = d.flight
+        if f is not None:
+            t = self.time - f.t0
+            vz, z = f.vz(t), f.height(t)
+            wx, wy = float(f.omega[0]), float(f.omega[1])
+            kin = vx * vx + vy * vy + vz * vz + i2 * (wx * wx + wy * wy + spin * spin)
+            return 0.5 * m * kin + m * self._g * z
+        ro = d.roll
+        if ro is not None:
+            return m * (pivot_energy(ro.state, self._pivot) + self._g * d.floor)
+        kin = vx * vx + vy * vy + i2 * spin * spin
+        return 0.5 * m * kin + m * self._g * (d.floor + self._size / 2.0)
+
     def orientation(self, die: int) -> NDArray[np.float64]:
         """World orientation (3x3) of die ``die`` now (for drawing)."""
         return self._world_orientation(self._get(die))
@@ -1017,7 +1047,22 @@ class World:
             return
         vx, vy = d.body.velocity
         omega = np.array([f.omega[0], f.omega[1], d.body.angular_velocity])
-        landing = self._landing.land(np.array([vx, vy, vz]), omega, r, f.bounces)
+        self._land(d, np.array([vx, vy, vz]), omega, r, floor, f.bounces)
+
+    def _land(
+        self,
+        d: _Die,
+        v: NDArray[np.float64],
+        omega: NDArray[np.float64],
+        r: NDArray[np.float64],
+        floor: float,
+        bounces: int,
+    ) -> None:
+        """Die ``d`` at orientation ``r``, moving at ``v`` (mm/s, 3) and
+        turning at ``omega`` (rad/s, 3), strikes the surface ``floor`` mm
+        high with its lowest point: the landing model's impact, then it
+        flies on (a bounce) or pivots on its edge (:meth:`_lay_flat`)."""
+        landing = self._landing.land(v, omega, r, bounces)
         v3, w3 = landing.v, landing.omega
         d.body.velocity = (float(v3[0]), float(v3[1]))
         d.body.angular_velocity = float(w3[2])
@@ -1035,19 +1080,31 @@ class World:
             )
         )
         if landing.settles:
-            self._lay_flat(d, r, w3, floor)
+            # what it has to pivot on with: no more than the bounce left it
+            up = -float(landing.contact[2])
+            kin = float(v3[0] ** 2 + v3[1] ** 2 + v3[2] ** 2)
+            kin += self._pivot.i2 * float(w3[0] ** 2 + w3[1] ** 2 + w3[2] ** 2)
+            self._lay_flat(d, r, w3, floor, budget=0.5 * kin + self._g * up)
         else:
             zc = floor - float(landing.contact[2])
-            self._start_flight(d, zc, float(v3[2]), r, w3, bounces=f.bounces + 1, floor=floor)
+            self._start_flight(d, zc, float(v3[2]), r, w3, bounces=bounces + 1, floor=floor)
 
     def _lay_flat(
-        self, d: _Die, r: NDArray[np.float64], omega: NDArray[np.float64], floor: float
+        self,
+        d: _Die,
+        r: NDArray[np.float64],
+        omega: NDArray[np.float64],
+        floor: float,
+        budget: float | None = None,
     ) -> None:
         """End the bouncing: the die rests on its lowest bottom edge, tilted
         as it came down (:func:`~warlords_sim.physics.tumble.edge_contact`),
         and pivots on from there (:meth:`_start_face`): it tips over, rocks
         back or hops off as the pivot's dynamics have it; a die that comes
-        down flat and hardly turning lies flat at once."""
+        down flat and hardly turning lies flat at once. ``budget`` (mm^2/s^2,
+        per unit mass, above the floor) is the energy the die has: the pivot
+        it starts on the edge never has more (its motion is the part of the
+        die's that the edge's contact allows; the rest is lost to it)."""
         ec = tumble.edge_contact(r, float(d.body.angle), omega)
         d.body.angle = ec.yaw
         d.r_rel = ec.rel
@@ -1065,7 +1122,9 @@ class World:
         flat = self._world_orientation(d)
         ux, uy = tumble.roll_axis(float(d.body.angle), ec.ux, ec.uy)
         vx, vy = d.body.velocity
-        if self._start_face(d, ux, uy, ec.rate, flat, (vx, vy), phi=ec.phi, centre=True):
+        if self._start_face(
+            d, ux, uy, ec.rate, flat, (vx, vy), phi=ec.phi, centre=True, budget=budget
+        ):
             self._wake(d)
             self._moved.add(d.id)
             self._next_check = self.steps + 1
@@ -1155,13 +1214,15 @@ class World:
         slide: tuple[float, float] = (0.0, 0.0),
         phi: float = 0.0,
         centre: bool = False,
+        budget: float | None = None,
     ) -> bool:
         """Begin turning die ``d`` (lying flat at world orientation ``r0``,
         or tilted ``phi`` rad from it) over its bottom edge toward (ux, uy)
         at ``omega`` rad/s; ``slide`` (mm/s) is the edge's slip over the
         floor, or with ``centre`` the die centre's horizontal velocity.
         False (and it leans that way) if a wall, pin or die stands where it
-        would land."""
+        would land. ``budget``: the most energy the pivot may have (per unit
+        mass, mm^2/s^2, above the floor; its velocities are scaled down to it)."""
         x0, y0 = d.body.position
         a = self._size
         ahead, up = pivot_centre(phi, self._pivot)
@@ -1180,6 +1241,8 @@ class World:
         # the edge's centre moves at the centre's speed less the turn's share
         along = v_along - (up - rho) * omega if centre else v_along + rho * omega
         st = PivotState(phi, omega, along, cross)
+        if budget is not None:
+            st = self._capped(st, budget)
         ox, oy = x0 - ux * ahead, y0 - uy * ahead
         d.roll = _Rolling(ux, uy, ox, oy, r0, st, st)
         d.pivot.max_force = 0.0
@@ -1187,6 +1250,18 @@ class World:
         d.body.angular_velocity = 0.0
         self._send_roll(d)
         return True
+
+    def _capped(self, st: PivotState, budget: float) -> PivotState:
+        """``st`` with its velocities scaled down, if need be, so that its
+        energy (per unit mass, above the floor) is at most ``budget``: a
+        change of contact (an edge taking the die, a blow folded into the
+        pivot) only ever loses energy."""
+        e = pivot_energy(st, self._pivot)
+        pot = self._g * pivot_centre(st.phi, self._pivot)[1]
+        if e <= budget or e <= pot:
+            return st
+        f = math.sqrt(max(budget - pot, 0.0) / (e - pot))
+        return replace(st, rate=st.rate * f, along=st.along * f, cross=st.cross * f)
 
     def _roll_target(self, ro: _Rolling, st: PivotState) -> tuple[float, float]:
         """Where the centre of the die pivoting as ``ro`` is at state ``st``."""
@@ -1202,7 +1277,8 @@ class World:
         ro.next, ro.end = pivot_advance(ro.state, TIMESTEP, self._pivot)
         tx, ty = self._roll_target(ro, ro.next)
         x, y = d.body.position
-        d.body.velocity = ((tx - x) / TIMESTEP, (ty - y) / TIMESTEP)
+        ro.sent = ((tx - x) / TIMESTEP, (ty - y) / TIMESTEP)
+        d.body.velocity = ro.sent
         d.body.angular_velocity = 0.0  # it turns about the edge, not about z
 
     def _advance_roll(self, d: _Die) -> None:
@@ -1216,12 +1292,28 @@ class World:
         assert ro is not None
         tx, ty = self._roll_target(ro, ro.next)
         x, y = d.body.position
+        vx, vy = d.body.velocity
+        dvx, dvy = vx - ro.sent[0], vy - ro.sent[1]
+        if dvx != 0.0 or dvy != 0.0:
+            # struck in the step (pymunk's impulse from a die, wall or pin it
+            # met): the blow's change of the centre's velocity is the pivot's
+            # too, taken at the centre's height (the plane shows no more), so
+            # momentum and energy pass between the dice as pymunk solved them
+            nxt = ro.next
+            # what pymunk's blow did to the energy of the body it moved
+            gain = 0.5 * (vx * vx + vy * vy - ro.sent[0] ** 2 - ro.sent[1] ** 2)
+            budget = pivot_energy(nxt, self._pivot) + gain
+            ro.next = self._capped(
+                replace(
+                    nxt,
+                    along=nxt.along + dvx * ro.ux + dvy * ro.uy,
+                    cross=nxt.cross - dvx * ro.uy + dvy * ro.ux,
+                ),
+                budget,
+            )
+            # and the path goes on from where the blow moved it
+            ro.ox, ro.oy = ro.ox + x - tx, ro.oy + y - ty
         slip = self._roll_slip(ro, ro.next)
-        if math.hypot(tx - x, ty - y) > 0.5:
-            # pushed off its path (struck by a moving die): it falls back on
-            # the face it was turning from, where it is
-            self._end_roll(d, ro.r0, lean=(ro.ux, ro.uy), slide=slip)
-            return
         ro.state = ro.next
         st = ro.state
         if ro.end is PivotEnd.NONE:
@@ -1230,35 +1322,26 @@ class World:
         if ro.end is PivotEnd.HOP:
             self._hop(d, ro)
             return
-        a = self._size
+        # it comes down flat on the next face (or back on the one it left):
+        # the far edge of that face strikes the floor, an impact of the
+        # landing model (restitution, friction), after which it bounces or
+        # pivots on as that leaves it
         forward = ro.end is PivotEnd.NEXT_FACE
         r1 = tumble.quarter_turn(ro.r0, ro.ux, ro.uy) if forward else ro.r0
-        ahead, _ = pivot_centre(st.phi, self._pivot)
         d.body.position = self._roll_target(ro, st)
         self._reindex(d.body)
-        w = abs(st.rate) / 4.0  # it meets the floor about the edge it lands on
-        self._events.append(
-            Event(
-                EventKind.LANDING,
-                self.time,
-                d.id,
-                float(d.body.position[0]),
-                float(d.body.position[1]),
-                "table" if d.floor == 0.0 else "top",
-                abs(st.rate) * a,
-                face_up(r1),
-            )
+        ahead, up = pivot_centre(st.phi, self._pivot)
+        vu = st.along + (up - self._pivot.radius) * st.rate
+        v3 = np.array(
+            [ro.ux * vu - ro.uy * st.cross, ro.uy * vu + ro.ux * st.cross, -ahead * st.rate]
         )
+        w3 = np.array([-ro.uy * st.rate, ro.ux * st.rate, 0.0])
+        d.roll = None
+        d.r_rel = tumble.lay_flat(r1, float(d.body.angle))[1]
         if not self.board.on_board(*d.body.position):
             self._end_roll(d, r1, slide=slip)  # rolled off the open edge: _check_die takes it
             return
-        # on over the next edge (forward) or back over the far edge of the
-        # face it returned to (it rocks)
-        sign = 1.0 if forward else -1.0
-        ux, uy = sign * ro.ux, sign * ro.uy
-        if w >= self._rock_rate and self._start_face(d, ux, uy, w, r1, slip):
-            return
-        self._end_roll(d, r1, lean=d.lean, slide=slip)
+        self._land(d, v3, w3, r1, d.floor, 0)
 
     def _roll_slip(self, ro: _Rolling, st: PivotState) -> tuple[float, float]:
         """The pivoting edge's slip over the floor at ``st``, mm/s (board frame)."""
