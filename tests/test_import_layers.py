@@ -43,8 +43,8 @@ TIERS: tuple[frozenset[str], ...] = tuple(
     )
 )
 #: Plain modules every layer may import: the package's version, the seat
-#: colours (no imports) and the extras' names.
-SHARED = frozenset({"", "_files", "colours", "extras"})
+#: colours (no imports), the extras' names and the stop requests.
+SHARED = frozenset({"", "_files", "colours", "extras", "stop"})
 #: Third-party packages that only some layers may import.
 ONLY_IN: dict[str, frozenset[str]] = {
     "pyglet": frozenset({"gui"}),

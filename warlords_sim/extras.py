@@ -6,9 +6,10 @@ numpy, click, msgspec, platformdirs, rich). The rest comes as extras,
 declared in pyproject.toml (``[project.optional-dependencies]``; a test
 checks :data:`EXTRAS` against it):
 
-- ``lab``: scipy, dask[distributed], matplotlib, filelock. ``variants``
-  (statistics, plots, ``--dask``, the lock on its ``--out`` folder) and the
-  chi-square p-value of ``flick --trials``.
+- ``lab``: scipy, dask[distributed], matplotlib, filelock, cryptography.
+  ``variants`` (statistics, plots, ``--dask``, the lock on its ``--out``
+  folder, the TLS credentials of ``--dask local``) and the chi-square
+  p-value of ``flick --trials``.
 - ``render``: Pillow, imageio, imageio-ffmpeg, matplotlib. Pictures:
   ``render`` (GIF, MP4, PNG), ``board --png``, ``flick --plot``,
   ``fidelity --plot``.
@@ -42,6 +43,7 @@ EXTRAS: dict[str, dict[str, str]] = {
         "distributed": "dask",  # dask[distributed]
         "matplotlib": "matplotlib",
         "filelock": "filelock",
+        "cryptography": "cryptography",  # the TLS credentials of --dask local
     },
     "render": {
         "PIL": "pillow",

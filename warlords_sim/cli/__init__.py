@@ -131,8 +131,18 @@ class _Main(click.Group):
             formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
+        # Ctrl-C and SIGTERM stop every subcommand in plain Python, never
+        # inside a pymunk callback (warlords_sim.stop); a command without
+        # a clean-up of its own ends with one line and 128 + the signal
+        from warlords_sim.cli._signals import Stop, signals_as_interrupt
+
+        stop = Stop()
         try:
-            return super().invoke(ctx)
+            with signals_as_interrupt() as stop:
+                return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo(f"{PROG}: interrupted by {stop.name}", err=True)
+            raise click.exceptions.Exit(stop.exit_status) from None
         except Exception as e:
             if isinstance(e, expected_errors()):
                 fail(e)

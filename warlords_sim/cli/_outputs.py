@@ -169,7 +169,8 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
 def recording(rec: Recorder | None, option: str = "--record") -> Iterator[None]:
     """Run the block that fills ``rec`` (None: just the SIGTERM handling).
 
-    A SIGTERM in the block raises KeyboardInterrupt as Ctrl-C does. On an
+    Ctrl-C or a SIGTERM in the block raises KeyboardInterrupt (never inside a
+    pymunk callback: :mod:`warlords_sim.stop`). On an
     exception before the first action the file ``rec`` created is removed
     (no stray header-only file). On an interruption the command ends with one
     line on stderr saying where the recording so far is and status 130/143.
@@ -179,29 +180,29 @@ def recording(rec: Recorder | None, option: str = "--record") -> Iterator[None]:
     """
     import click
 
-    from warlords_sim.cli._signals import sigterm_as_interrupt
+    from warlords_sim.cli._signals import Stop, signals_as_interrupt
 
-    with sigterm_as_interrupt() as stop:
-        try:
+    stop = Stop()
+    try:
+        # the block's end raises a stop that came after the physics' last step
+        with signals_as_interrupt() as stop:
             yield
-        except KeyboardInterrupt:
-            notes = getattr(sys.exc_info()[1], "__notes__", None)
-            if rec is None:
-                where = "; ".join(notes or ["nothing was kept"])
-            elif rec.discard():
-                where = "nothing was recorded"
-            elif rec.pending:
-                where = (
-                    f"the recording so far is in {rec.path} ({option} {rec.target} is unchanged)"
-                )
-            else:
-                where = f"the recording so far is in {rec.path}"
-            click.echo(f"interrupted by {stop.name}: {where}", err=True)
-            raise click.exceptions.Exit(stop.exit_status) from None
-        except BaseException:
-            if rec is not None:
-                rec.discard()
-            raise
+    except KeyboardInterrupt:
+        notes = getattr(sys.exc_info()[1], "__notes__", None)
+        if rec is None:
+            where = "; ".join(notes or ["nothing was kept"])
+        elif rec.discard():
+            where = "nothing was recorded"
+        elif rec.pending:
+            where = f"the recording so far is in {rec.path} ({option} {rec.target} is unchanged)"
+        else:
+            where = f"the recording so far is in {rec.path}"
+        click.echo(f"interrupted by {stop.name}: {where}", err=True)
+        raise click.exceptions.Exit(stop.exit_status) from None
+    except BaseException:
+        if rec is not None:
+            rec.discard()
+        raise
 
 
 def data_dir() -> Path:

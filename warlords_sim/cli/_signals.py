@@ -1,12 +1,14 @@
-"""SIGTERM stops a long command as cleanly as Ctrl-C.
+"""Ctrl-C and SIGTERM stop a long command cleanly.
 
 A plain ``kill``, ``timeout``, ``docker stop``, systemd and job schedulers
 (Slurm, PBS) send SIGTERM, whose default action ends the process at once:
 nothing is saved and the worker processes are left behind. Inside
-:func:`sigterm_as_interrupt` the first SIGTERM raises KeyboardInterrupt in
-the main thread, where Ctrl-C's would be raised, so the command's Ctrl-C
-path runs (finished work kept, summary written). Further SIGTERMs are
-ignored while it cleans up (``kill -9`` still ends it, and the lab's worker
+:func:`signals_as_interrupt` (every subcommand runs in one) the first
+SIGINT or SIGTERM raises KeyboardInterrupt in the main thread, never inside
+one of pymunk's C callbacks, where it would be lost (:mod:`warlords_sim.stop`:
+there it is raised after the physics step), so the command's Ctrl-C path
+runs (finished work kept, summary written). Further signals are ignored
+while it cleans up (``kill -9`` still ends it, and the lab's worker
 processes follow their parent). The exit status is the shell's 128 + the
 signal number: 130 after Ctrl-C, 143 after SIGTERM.
 
@@ -17,22 +19,31 @@ test in a thread) nothing is installed.
 from __future__ import annotations
 
 import signal
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from types import FrameType
+from dataclasses import dataclass, field
 
-__all__ = ["Stop", "sigterm_as_interrupt"]
+from warlords_sim.stop import Request, handling_signals
+
+__all__ = ["Stop", "signals_as_interrupt"]
 
 
 @dataclass
 class Stop:
-    """Why a command was interrupted: ``signum`` is SIGINT (Ctrl-C, the
-    default) unless a SIGTERM was received."""
+    """Why a command was interrupted: ``signum`` is SIGINT (Ctrl-C, and a
+    KeyboardInterrupt no signal caused) unless a SIGTERM was received."""
 
-    signum: int = signal.SIGINT
-    received: bool = False
+    request: Request = field(default_factory=Request)
+
+    @property
+    def signum(self) -> int:
+        """The signal received (SIGINT if none was)."""
+        return signal.SIGINT if self.request.signum is None else self.request.signum
+
+    @property
+    def received(self) -> bool:
+        """A signal was received within the block."""
+        return self.request.signum is not None
 
     @property
     def name(self) -> str:
@@ -46,24 +57,10 @@ class Stop:
 
 
 @contextmanager
-def sigterm_as_interrupt() -> Iterator[Stop]:
-    """Within the block, a SIGTERM raises KeyboardInterrupt (once) and is
-    recorded in the yielded :class:`Stop`; the previous handler is restored
-    on leaving."""
-    stop = Stop()
-    if threading.current_thread() is not threading.main_thread():
-        yield stop
-        return
-
-    def on_term(signum: int, frame: FrameType | None) -> None:
-        if stop.received:  # already stopping: let the clean-up finish
-            return
-        stop.signum = signum
-        stop.received = True
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, on_term)
-    try:
-        yield stop
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+def signals_as_interrupt() -> Iterator[Stop]:
+    """Within the block, the first SIGINT or SIGTERM raises KeyboardInterrupt
+    in plain Python (:func:`warlords_sim.stop.handling_signals`) and is
+    recorded in the yielded :class:`Stop`; the previous handlers are restored
+    on leaving the outermost block (a nested block shares its stop)."""
+    with handling_signals() as req:
+        yield Stop(req)

@@ -9,7 +9,7 @@ import click
 
 from warlords_sim.cli._common import fail, load_board_or_fail
 from warlords_sim.cli._outputs import check_output, saving
-from warlords_sim.cli._signals import sigterm_as_interrupt
+from warlords_sim.cli._signals import Stop, signals_as_interrupt
 from warlords_sim.extras import require_extra
 
 __all__ = ["render"]
@@ -125,9 +125,11 @@ def render(
     except OffscreenError as e:
         fail(e)
     suffix = path.suffix.lower()
+    stop = Stop()
     try:
         # SIGTERM as Ctrl-C: saving() removes the partial file, an old --out stays
-        with sigterm_as_interrupt() as stop, saving(path, "--out", force) as tmp:
+        # (a stop still pending when the drawing ends is raised before it is saved)
+        with saving(path, "--out", force) as tmp, signals_as_interrupt() as stop:
             frames, seconds = _draw(controller, canvas, tmp, suffix, start, end, fps)
             if controller.refused is not None:
                 fail(f"{file}: {controller.refused}")

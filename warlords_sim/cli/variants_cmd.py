@@ -11,7 +11,7 @@ import click
 from warlords_sim.cli._common import board_name_option, check_board_name, fail
 from warlords_sim.cli._names import BOTS
 from warlords_sim.cli._outputs import exists_message
-from warlords_sim.cli._signals import sigterm_as_interrupt
+from warlords_sim.cli._signals import Stop, signals_as_interrupt
 from warlords_sim.cli.play_cmd import SKILL_HELP, SKILL_METAVAR
 from warlords_sim.extras import require_extra
 
@@ -52,7 +52,9 @@ the default skill 0.7 from (--seed, variant, game index) alone, as before
 whatever the worker count or cluster. Games run in local
 worker processes (all cores by default), or on dask.distributed with
 --dask tcp://HOST:8786 (a running scheduler; its workers need warlords-sim
-installed) or --dask local (a LocalCluster of --workers processes).
+installed; tls://HOST:8786 with the certificates of the dask configuration,
+see the README) or --dask local (a LocalCluster of --workers processes that
+only this run can use: TLS with credentials made for it, no dashboard).
 
 \b
 --out DIR keeps DIR/games.csv (one row per game, appended as games
@@ -232,14 +234,15 @@ def variants(
             seed=seed,
             board=experiment_board(board),
         )
-        with sigterm_as_interrupt() as stop:
-            try:
+        stop = Stop()
+        try:
+            with signals_as_interrupt() as stop:
                 result = run_experiment(
                     exp, out, workers=workers, dask=dask, dask_timeout=dask_timeout, progress=True
                 )
-            except KeyboardInterrupt:  # before the games started, or while summarizing
-                click.echo(f"interrupted by {stop.name} before the run could finish", err=True)
-                raise click.exceptions.Exit(stop.exit_status) from None
+        except KeyboardInterrupt:  # before the games started, or while summarizing
+            click.echo(f"interrupted by {stop.name} before the run could finish", err=True)
+            raise click.exceptions.Exit(stop.exit_status) from None
     except (ExperimentError, HouseRulesError, BoardError) as e:
         fail(e)
     except OSError as e:  # a file of --out that cannot be written

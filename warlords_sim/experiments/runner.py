@@ -193,7 +193,9 @@ def _probe(address: str, timeout: float) -> None:
     Raises:
         ExperimentError: a malformed address, nothing listening, no answer in
             time, a peer that does not speak distributed's protocol, or a
-            dask worker rather than a scheduler.
+            dask worker rather than a scheduler; a tls:// address without TLS
+            settings in the dask configuration, or one that requires
+            encryption and a plain address.
     """
     dd = _distributed()
     addressing = importlib.import_module("distributed.comm.addressing")
@@ -212,6 +214,11 @@ def _probe(address: str, timeout: float) -> None:
                 f"--dask: cannot reach a dask scheduler at {address}: {e.strerror or e}"
             ) from e
     args = dd.Security().get_connection_args("client")
+    if args.get("require_encryption") and scheme not in ("tls", "wss"):
+        raise ExperimentError(
+            f"--dask: {address}: the dask configuration requires encryption "
+            "(distributed.comm.require-encryption): give a tls:// address"
+        )
     if scheme in ("tls", "wss") and args.get("ssl_context") is None:
         raise ExperimentError(
             f"--dask: {address}: no TLS settings (distributed.comm.tls in the dask configuration)"
@@ -242,8 +249,15 @@ def connect_dask(
     address: str, workers: int | None = None, timeout: float = DASK_TIMEOUT
 ) -> tuple[Any, Any]:
     """A ``distributed.Client`` for ``address`` (``"local"``: a new LocalCluster
-    of ``workers`` single-threaded processes, default all cores) and the
-    cluster it started (None for an address). Close both when done.
+    of ``workers`` single-threaded processes, default all cores, TLS with
+    credentials made for the run and no HTTP server:
+    :func:`.cluster.start_local_cluster`) and the cluster it started (None
+    for an address). Close both when done.
+
+    An address is reached with the security of the dask configuration
+    (``distributed.comm.tls.*``, ``distributed.comm.require-encryption``:
+    the README's "Securing --dask ADDRESS"); a ``tls://`` address without
+    TLS settings there is refused.
 
     Args:
         address: ``"local"`` or a scheduler address (``tcp://host:8786``).
@@ -253,7 +267,8 @@ def connect_dask(
     Raises:
         ExperimentError: a bad timeout, or no scheduler answering at
             ``address`` within ``timeout``.
-        MissingExtraError: no distributed package (the ``lab`` extra).
+        MissingExtraError: no distributed package, or for ``"local"`` no
+            cryptography package (the ``lab`` extra).
     """
     if not timeout > 0 or timeout == float("inf"):
         raise ExperimentError(
@@ -262,10 +277,10 @@ def connect_dask(
     workers = default_workers() if workers is None else workers
     dd = _distributed()
     if address == "local":
-        cluster = dd.LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        return dd.Client(cluster), cluster
+        require_extra("lab", "--dask local", ["cryptography"])  # its TLS credentials
+        from warlords_sim.experiments.cluster import start_local_cluster
+
+        return start_local_cluster(workers)
     _probe(address, timeout)
     try:
         return dd.Client(address, timeout=timeout), None

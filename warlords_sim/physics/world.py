@@ -60,6 +60,7 @@ import numpy as np
 import pymunk
 from numpy.typing import NDArray
 
+from warlords_sim import stop
 from warlords_sim.board import Board, Wall
 from warlords_sim.physics import tumble
 from warlords_sim.physics.checks import (
@@ -155,6 +156,11 @@ _DIE_OVERLAP_TOLERANCE = 1e-3
 #: Mean distance of a square contact patch from its centre, in edge lengths
 #: (integral of r over the unit square): the friction torque is mu m g times this.
 _PATCH_ARM = 0.3826
+
+# pymunk calls Python back from C (collision handlers, the results of every
+# query, a space's finalizer), where an exception is printed and lost: a
+# Ctrl-C or SIGTERM that comes there is raised by step() instead (issue 18)
+stop.defer_inside("pymunk")
 
 _DIE_TYPE = 1
 _WALL_TYPE = 2
@@ -891,8 +897,12 @@ class World:
         """Advance one timestep and do what the step made due.
 
         Raises:
-            whatever a collision callback raised during the step (a
-            KeyboardInterrupt, say), after the step, instead of losing it.
+            KeyboardInterrupt: a stop was requested (Ctrl-C or SIGTERM within
+                :func:`warlords_sim.stop.handling_signals`), after the step;
+                a signal that came inside one of pymunk's C callbacks is
+                raised here, in plain Python, instead of being lost.
+            whatever a collision callback raised during the step (a bug, or
+                a KeyboardInterrupt outside the command line), after the step.
         """
         self.space.step(TIMESTEP)
         self._hand_moved = False
@@ -903,6 +913,8 @@ class World:
         self.time = self.steps * TIMESTEP
         if self._dirty or self.steps >= self._next_check:
             self._after_step()
+        if stop.requested_signum is not None:  # a Ctrl-C or SIGTERM came
+            stop.check()
 
     def _after_step(self) -> None:
         self._dirty = False

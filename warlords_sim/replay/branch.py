@@ -13,6 +13,7 @@ from warlords_sim.bots.skill import SkillLevel
 from warlords_sim.replay.errors import ReplayError
 from warlords_sim.replay.format import BranchOf
 from warlords_sim.replay.loader import Replay, load_replay
+from warlords_sim.replay.paths import recorded_name
 from warlords_sim.replay.rebuild import Rebuilt, rebuild
 from warlords_sim.replay.recorder import Recorder
 from warlords_sim.rules.engine import Game
@@ -118,7 +119,7 @@ def branch(
         force=overwrite,
         skill=skill,
         sandbox=h.sandbox,
-        branch_of=BranchOf(file=str(replay.path), until=until),
+        branch_of=BranchOf(file=recorded_name(replay.path, new_path), until=until),
         engine=h.physics.engine if h.physics is not None else "2.5d",
     )
     try:

@@ -6,6 +6,7 @@ branch); :class:`Replayer` steps one action at a time (verify uses it).
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -13,7 +14,15 @@ from pathlib import Path
 
 import numpy as np
 
-from warlords_sim.board import Board, BoardError, load_board
+from warlords_sim.board import (
+    BOARDS_DIR,
+    Board,
+    BoardError,
+    board_from_bytes,
+    known_boards,
+    load_board,
+    read_board_file,
+)
 from warlords_sim.bots.policy import Policy
 from warlords_sim.physics import FlickError, FlickResult, World, WorldError
 from warlords_sim.replay.claims import action_claims, first_difference, recorded_claims
@@ -21,6 +30,7 @@ from warlords_sim.replay.errors import ReplayError, clip
 from warlords_sim.replay.format import ActionLine, DieRec, current_versions
 from warlords_sim.replay.loader import Replay, to_action
 from warlords_sim.replay.model import check_model, verify_engines
+from warlords_sim.replay.paths import recorded_path
 from warlords_sim.replay.sandbox import SandboxFlick, apply_sandbox, sandbox_world
 from warlords_sim.replay.snapshot import Snapshot, snapshot
 from warlords_sim.rules.engine import Game, Outcome
@@ -200,21 +210,8 @@ def board_for(
         ReplayError: the board cannot be loaded, or its SHA-256 differs and not ``force``.
     """
     ref = replay.header.board
-    where = f"{replay.path}: line 1: field `board.file`"
     if board is None:
-        shipped = Path(ref.file).suffix == "" and "/" not in ref.file  # a name from boards/
-        if not shipped and not Path(ref.file).is_file():
-            raise ReplayError(
-                f"{where}: the replay's board file {clip(ref.file)} is not there; "
-                "give --board PATH (its SHA-256 must be " + ref.sha256 + ")"
-            )
-        try:
-            board = load_board(ref.file)  # the file (or shipped board) it names, never another
-        except BoardError as e:
-            raise ReplayError(
-                f"{where}: cannot load the replay's board: {e}; give --board PATH "
-                f"(its SHA-256 must be {ref.sha256})"
-            ) from e
+        board = _recorded_board(replay)
     if board.sha256 == ref.sha256:
         if board.name != ref.name:
             raise ReplayError(
@@ -229,6 +226,48 @@ def board_for(
     if not force:
         raise ReplayError(msg + "; give --force to replay on this board anyway")
     return board, msg
+
+
+def _recorded_board(replay: Replay) -> Board:
+    """The board the header's ``board.file`` names: a board of ``boards/``,
+    or a file (relative to the replay's folder, or an older replay's
+    absolute path) whose bytes have the header's SHA-256. Another file is
+    not parsed, so that no error echoes what it holds (a replay may name any
+    readable file).
+
+    Raises:
+        ReplayError: the board cannot be found, read or loaded, or the file
+            is not the one the replay was recorded on.
+    """
+    ref = replay.header.board
+    where = f"{replay.path}: line 1: field `board.file`"
+    give = f"give --board PATH (its SHA-256 must be {ref.sha256})"
+    shipped = Path(ref.file).suffix == "" and "/" not in ref.file and "\\" not in ref.file
+    try:
+        if shipped:  # a name from boards/: never a file of the current folder
+            path = BOARDS_DIR / f"{ref.file}.toml"
+            if not path.is_file():
+                raise BoardError(
+                    f"unknown board {clip(repr(ref.file))}: not in {BOARDS_DIR} "
+                    f"(known boards: {', '.join(known_boards()) or 'none'})"
+                )
+            return load_board(path)  # ours: its errors may quote it
+        path = recorded_path(ref.file, replay.path)
+        if not path.is_file():
+            raise ReplayError(f"{where}: the replay's board file {clip(path)} is not there; {give}")
+        _, raw = read_board_file(path)  # bounded; its errors hold no content
+    except BoardError as e:
+        raise ReplayError(f"{where}: cannot load the replay's board: {e}; {give}") from e
+    if hashlib.sha256(raw).hexdigest() != ref.sha256:
+        raise ReplayError(
+            f"{where}: {clip(path)} is not the board the replay was recorded on (its "
+            f"bytes have another SHA-256; not read further); {give}, or --board PATH "
+            "--force to replay on another board"
+        )
+    try:
+        return board_from_bytes(raw, path)  # the replay's author knows what it holds
+    except BoardError as e:
+        raise ReplayError(f"{where}: cannot load the replay's board: {e}; {give}") from e
 
 
 def config_for(replay: Replay, board: Board) -> GameConfig:

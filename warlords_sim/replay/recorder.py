@@ -52,6 +52,7 @@ from warlords_sim.replay.format import (
     current_versions,
 )
 from warlords_sim.replay.model import current_physics
+from warlords_sim.replay.paths import recorded_name
 from warlords_sim.replay.sandbox import SandboxFlick, sandbox_setup
 from warlords_sim.replay.snapshot import (
     Snapshot,
@@ -76,15 +77,20 @@ def _dumps(obj: Any) -> bytes:
         raise ReplayError(f"cannot record a non-finite number: {e}") from e
 
 
-def _board_file(board: Board) -> str:
-    """The board's file: its name for a board of ``boards/``, else the path it came from."""
+def _board_file(board: Board, replay: str | os.PathLike[str] | None) -> str:
+    """The header's ``board.file``: the name of a board of ``boards/``, else
+    the file as the replay at ``replay`` names it (:func:`.paths.recorded_name`:
+    relative to the replay's folder, or the file's name; ``./`` before a
+    name without a suffix, which would read as a board of ``boards/``). No
+    local path goes into a file that is shared."""
     p = Path(board.path)
     try:
         if p.resolve().parent == BOARDS_DIR.resolve():
             return p.stem
     except OSError:
         pass
-    return str(p.resolve())  # absolute: the replay must find it from any folder
+    name = recorded_name(p, replay) if replay is not None else p.name
+    return f"./{name}" if "/" not in name and Path(name).suffix == "" else name
 
 
 def make_header(
@@ -97,9 +103,12 @@ def make_header(
     sandbox: SandboxSetup | None = None,
     branch_of: BranchOf | None = None,
     engine: str = "2.5d",
+    path: str | os.PathLike[str] | None = None,
 ) -> Header:
     """The header of a new replay of ``config`` (a :class:`Board` for a sandbox),
-    played on physics ``engine`` (its model version is recorded with it).
+    played on physics ``engine`` (its model version is recorded with it), to
+    be written to ``path`` (a board file is named relative to its folder;
+    None: by the file's name alone).
 
     ``skill`` is recorded as given: a number as that number, a level by its
     name (``"club"``).
@@ -133,7 +142,7 @@ def make_header(
         physics=current_physics(engine),
         created=now,
         mode="sandbox" if mode == "sandbox" else "game",
-        board=BoardRef(name=board.name, file=_board_file(board), sha256=board.sha256),
+        board=BoardRef(name=board.name, file=_board_file(board, path), sha256=board.sha256),
         players=players,
         seats=seats,
         bots=list(bots),
@@ -229,6 +238,7 @@ class Recorder:
             sandbox=sandbox,
             branch_of=branch_of,
             engine=engine,
+            path=path,
         )
         p = Path(path)
         target = p
