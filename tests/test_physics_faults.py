@@ -507,8 +507,9 @@ _WEDGE_DICE = [
 #: The digest the wedged-die flick settles to, as on the code before the
 #: bound (the die is left where it is either way; checked on model 2.5d-6,
 #: whose digest was 8c9759cd...; model 2.5d-7 moved the last bits of the
-#: siege shot's flight, issue 18, and this is its digest with the bound).
-WEDGE_DIGEST = "80e8c3ba5542ffded9fe219217d9dbe216d533362a9c2c5adebcbfaa2ec1a805"
+#: siege shot's flight, issue 18; model 2.5d-8 its landing, issue 19: this
+#: is its digest with the bound).
+WEDGE_DIGEST = "ac49340e598e9f7c961febbe8117586cecb6542d4fd96e838380c74e8c73e897"
 
 
 def wedge_case(board: Board) -> tuple[World, Flick]:

@@ -3,7 +3,8 @@
 Saved case: rolls (edge catches, the end of a bounce, a struck die) used to
 turn the die a whole face and move it 16 mm in one step; the window drew a
 jump. Now it turns about its bottom edge step by step, its centre rising to
-a / sqrt 2 over the edge, energy kept (tumble.roll_advance).
+a / sqrt 2 over the edge, as the pivot's dynamics have it
+(physics/pivot.py; its energy: tests/test_physics_pivot.py).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 
 from warlords_sim.board import load_board
-from warlords_sim.physics import Flick, World, tumble
+from warlords_sim.physics import Flick, World
 
 BOARD = load_board("standard")
 A = BOARD.die.size_mm
@@ -48,21 +49,6 @@ def test_a_struck_die_rolls_over_its_edge_step_by_step() -> None:
         assert turn < 0.3  # no quarter turn in one step
     # 1 up, rolled toward +y: the back face (4) comes up
     assert track[-1][3][2, 1] == pytest.approx(-1.0)  # body -y (face 4) points up
-
-
-def test_rolling_keeps_energy_over_the_edge() -> None:
-    """Flat again after a quarter turn the die turns as fast as it started
-    (same height, no loss until the face lands)."""
-    w0 = 30.0
-    phi, steps = 0.0, 0
-    while phi < math.pi / 2.0 and steps < 10_000:
-        phi = tumble.roll_advance(phi, w0, 1.0 / 240.0, A, G)
-        steps += 1
-    assert 5 < steps < 100
-    apex = tumble.roll_height(math.pi / 4.0, A)
-    assert apex == pytest.approx(A / math.sqrt(2.0))
-    assert tumble.roll_reach(0.0, A) == pytest.approx(A / 2.0)
-    assert tumble.roll_reach(math.pi / 2.0, A) == pytest.approx(-A / 2.0)
 
 
 def test_too_little_turn_does_not_roll() -> None:

@@ -20,8 +20,9 @@ balance about the pivoting edge, design brief section 2):
 
 * **Rolls** on the table: a die turning about a bottom edge with angular
   speed w tips over if (1/2) I_edge w^2 >= m g a (sqrt 2 - 1) / 2, with
-  I_edge = 2 m a^2 / 3; each face impact keeps 1/4 of w (angular momentum
-  about the new edge, rigid cube). :func:`roll_count`.
+  I_edge = 2 m a^2 / 3 (:func:`tip_energy_ok`); the motion itself is the
+  dynamics of :mod:`~warlords_sim.physics.pivot`, and where it ends on a
+  face an impact of :mod:`~warlords_sim.physics.impact`.
 * **Trips**: a sliding die whose bottom edge is caught pivots about it with
   w = 3 v / (4 a) (angular momentum about the edge, :func:`trip_spin`); it
   tips over when v >= sqrt(16 g a (sqrt 2 - 1) / 6) ~ 1.05 sqrt(g a), 0.42
@@ -51,13 +52,8 @@ __all__ = [
     "LedgeLaunch",
     "MIN_LEDGE_SPEED",
     "ledge_launch",
-    "MIN_ROLL_RATE",
     "quarter_turn",
-    "roll_advance",
     "roll_axis",
-    "roll_height",
-    "roll_reach",
-    "roll_count",
     "tip_energy_ok",
     "trip_speed",
     "trip_spin",
@@ -70,17 +66,6 @@ def tip_energy_ok(omega: float, size: float, gravity: float) -> bool:
     """True if a die turning at ``omega`` rad/s about a bottom edge, lying flat,
     has the energy to tip over that edge: (1/3) a^2 w^2 >= g a (sqrt2 - 1) / 2."""
     return omega * omega * size * size / 3.0 >= gravity * size * (math.sqrt(2.0) - 1.0) / 2.0
-
-
-def roll_count(omega: float, size: float, gravity: float, limit: int = 8) -> int:
-    """Faces a die rolls over on the table starting flat with ``omega`` rad/s
-    about a bottom edge; each face impact keeps 1/4 of the angular speed."""
-    n = 0
-    w = abs(omega)
-    while n < limit and tip_energy_ok(w, size, gravity):
-        n += 1
-        w *= 0.25
-    return n
 
 
 def trip_speed(size: float, gravity: float) -> float:
@@ -174,38 +159,6 @@ def roll_axis(theta: float, dx: float, dy: float) -> tuple[float, float]:
     quarter = round(local / (math.pi / 2.0))
     ang = theta + quarter * math.pi / 2.0
     return math.cos(ang), math.sin(ang)
-
-
-def roll_height(phi: float, size: float) -> float:
-    """Height (mm) of the centre above the surface of a die turned ``phi``
-    rad (0..pi/2) about a bottom edge: (a / sqrt 2) sin(pi/4 + phi)."""
-    return size / math.sqrt(2.0) * math.sin(math.pi / 4.0 + phi)
-
-
-def roll_reach(phi: float, size: float) -> float:
-    """How far (mm) the centre of a die turned ``phi`` rad about a bottom
-    edge lies behind that edge, along the roll: (a / sqrt 2) cos(pi/4 + phi)
-    (a / 2 flat, -a / 2 a quarter turn on)."""
-    return size / math.sqrt(2.0) * math.cos(math.pi / 4.0 + phi)
-
-
-#: Slowest turning (rad/s) a rolling die keeps over the top of its edge
-#: (with just the energy to tip, it would balance there for ever).
-MIN_ROLL_RATE = 0.5
-
-
-def roll_advance(phi: float, omega0: float, dt: float, size: float, gravity: float) -> float:
-    """The turn (rad) of a die pivoting about a bottom edge after ``dt`` s
-    more, from ``phi`` rad, given ``omega0`` rad/s when it lay flat on this
-    face: energy is kept, (1/2) I_edge w^2 + m g z = const with
-    I_edge = 2 m a^2 / 3, so w^2 = w0^2 - 3 g (z - a/2) / a^2 (the edge does
-    not slip). Midpoint steps."""
-
-    def rate(p: float) -> float:
-        w2 = omega0 * omega0 - 3.0 * gravity * (roll_height(p, size) - size / 2.0) / (size * size)
-        return max(math.sqrt(max(w2, 0.0)), MIN_ROLL_RATE)
-
-    return phi + rate(phi + 0.5 * rate(phi) * dt) * dt
 
 
 def quarter_turn(r: Vec, ux: float, uy: float) -> Vec:
