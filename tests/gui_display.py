@@ -1,6 +1,8 @@
 """A display for the GUI tests: the one in ``DISPLAY``, or an ``Xvfb`` this
 module starts (and stops). Without either the GUI tests skip, except under
-CI (``CI`` set), where they fail: CI installs xvfb, so no display is a bug."""
+CI (``CI`` set), where they fail: CI installs xvfb, so no display is a bug.
+
+:func:`x_sync` is how a GUI test waits for the X server: never by sleeping."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,3 +62,21 @@ def display() -> Iterator[str]:
             proc.wait(5)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def x_sync(window: Any) -> None:
+    """Wait until the X server has done everything asked of it so far, then
+    handle the events that brought the window (configure, expose, pointer).
+
+    ``XSync`` on the window's connection is a round trip: when it returns,
+    the server has processed the window's requests (a move, a resize, a
+    swap of buffers) and every event it sent the window before its reply
+    is queued here. An ``xdotool`` command has exited, and so synced its
+    own connection, before this is called: its pointer events are queued
+    too. A wait on the server, not on the clock, so it holds however busy
+    the machine is (issue 18: sleeps of 10-30 ms between events failed on a
+    loaded machine)."""
+    from pyglet.libs.x11 import xlib
+
+    xlib.XSync(window._x_display, False)
+    window.dispatch_events()

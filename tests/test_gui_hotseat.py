@@ -17,14 +17,13 @@ from __future__ import annotations
 import math
 import shutil
 import subprocess
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from gui_display import display  # noqa: F401  (the session fixture)
+from gui_display import display, x_sync  # noqa: F401  (the session fixture)
 
 from warlords_sim.board import Crenelation, load_board
 from warlords_sim.bots import Hand, make_bot
@@ -275,20 +274,17 @@ def _window(c: GameController, rotate: bool | None) -> Any:
 
     w = PlayWindow(c, 1000, 700, rotate=rotate)
     w.set_location(0, 0)
-    for _ in range(20):
-        w.dispatch_events()
-        w.draw_frame()
-        w.flip()
-        time.sleep(0.01)
+    x_sync(w)  # moved and mapped before the pointer goes near it
+    w.draw_frame()
+    w.flip()
+    x_sync(w)
     return w
 
 
 def _xdo(w: Any) -> Callable[..., None]:
     def run(*args: str) -> None:
         subprocess.run(["xdotool", *args], check=True)
-        for _ in range(3):
-            time.sleep(0.03)
-            w.dispatch_events()
+        x_sync(w)  # its pointer events handled
 
     return run
 

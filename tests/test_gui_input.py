@@ -18,12 +18,11 @@ from __future__ import annotations
 import math
 import shutil
 import subprocess
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from gui_display import display  # noqa: F401  (the session fixture)
+from gui_display import display, x_sync  # noqa: F401  (the session fixture)
 
 from warlords_sim.board import Crenelation, load_board
 from warlords_sim.bots import make_bot
@@ -52,11 +51,10 @@ def _window(players: int = 2, bots: dict[int, Any] | None = None, **kw: Any) -> 
     c = GameController(config, bots or {}, bot_delay=0.0, **kw)
     w = PlayWindow(c, 1000, 700)
     w.set_location(0, 0)
-    for _ in range(20):  # mapped and drawn before the pointer goes near it
-        w.dispatch_events()
-        w.draw_frame()
-        w.flip()
-        time.sleep(0.01)
+    x_sync(w)  # moved and mapped before the pointer goes near it
+    w.draw_frame()
+    w.flip()
+    x_sync(w)
     return w
 
 
@@ -82,9 +80,7 @@ def _screen(w: Any, x: float, y: float) -> tuple[int, int]:
 def _xdo(w: Any) -> Callable[..., None]:
     def run(*args: str) -> None:
         subprocess.run(["xdotool", *args], check=True)
-        for _ in range(3):
-            time.sleep(0.03)
-            w.dispatch_events()
+        x_sync(w)  # its pointer events handled
 
     return run
 

@@ -42,9 +42,10 @@ TIERS: tuple[frozenset[str], ...] = tuple(
         {"cli"},
     )
 )
-#: Plain modules every layer may import: the package's version, the seat
+#: Plain modules every layer may import: the package's version, the safe
+#: file readers (and their TOML scan), printing file text safely, the seat
 #: colours (no imports), the extras' names and the stop requests.
-SHARED = frozenset({"", "_files", "colours", "extras", "stop"})
+SHARED = frozenset({"", "_files", "_toml", "_text", "colours", "extras", "stop"})
 #: Third-party packages that only some layers may import.
 ONLY_IN: dict[str, frozenset[str]] = {
     "pyglet": frozenset({"gui"}),

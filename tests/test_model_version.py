@@ -32,7 +32,7 @@ FINGERPRINTS = {
     "2.5d-5": "b54a7ba227aa82a5f64788eb4dba31f4c97baa45818cf195379da810ec7366a3",
     "2.5d-6": "b608b1c6de33a90b9c1bfbca0f9fd2abcf7e27e62ff22ed768599f3f2d9c032e",
     "2.5d-7": "d7c31abcbec48507ee937344f71094230f76ebea40903fae62a95d711f06cc80",
-    "2.5d-8": "56ecf7eb713d96ce48be64e86879e9a4a3e5c5194ed9cc5975b2fd03c890ecd2",
+    "2.5d-8": "1a1f9105f1024f0e07220e954b3ba7b58c6e539424860fc00bbf7b53b6ce1262",
 }
 
 
@@ -67,7 +67,7 @@ ROLL_FINGERPRINTS = {
     "2.5d-5": "ba16e85935ae35a63a1ec3af69e08b8d440877acbfd0c44329f80a6db28ce1f1",
     "2.5d-6": "ba16e85935ae35a63a1ec3af69e08b8d440877acbfd0c44329f80a6db28ce1f1",
     "2.5d-7": "ebfd54224ffbb482fa9ba02d86104afe1d4e8fe0bcc198e937aa85d64a554647",
-    "2.5d-8": "4310884bb59878c25d4ae36932f05cc10147df500c8310e7aca6bfaff5ac691c",
+    "2.5d-8": "b233946b4bbaa2b1ae81acb3b1847fbd6a31d26d01eeb4580b008c19a9c5835e",
 }
 
 
@@ -135,8 +135,61 @@ def test_the_model_version_changes_with_dice_pressed_together() -> None:
     )
 
 
+#: model version -> digest after two struck dice roll into walls: a side
+#: wall (side walls up) and a castle's side wall (both passed through them
+#: and left the board on 2.5d-6; they stop at the walls from 2.5d-7 on;
+#: the saved cases of issue 18 in tests/test_physics_tunnelling.py)
+WALL_ROLL_FINGERPRINTS = {
+    "2.5d-6": "e059489f32bf51f86fa4a3f99c40c2a870c76e238cfb69d433a54111f5902cc4",
+    "2.5d-7": "431b25c4ad0e0b13617034cae4cec12d7f46fa4aeaa77b020b05b397d55caf76",
+    "2.5d-8": "9bb887d9f80f46c6f36e4be6d5a1c1afe1cce74df6e0e8604952ed3ba905526c",
+}
+
+
+def wall_roll_fingerprint() -> str:
+    board = load_board("standard")
+    world = World(board, side_walls=True)
+    world.add_die(1, 244.6521642745504, 134.33641166544712, face=2, angle=-2.3326100386669117)
+    world.flick(
+        Flick(
+            1,
+            (884.4548360563822, 93.00385829357258),
+            spin=-3.4687506847164524,
+            strike_mm=1.925626483225443,
+        )
+    )
+    world.add_die(2, -226.92, 130.43, face=5, angle=2.915)
+    world.flick(
+        Flick(
+            2,
+            (-1303.433708272538, -350.88895338285363),
+            spin=-6.797635110097322,
+            strike_mm=-2.220856553773041,
+        )
+    )
+    return world.digest()
+
+
+def test_the_model_version_changes_with_rolls_into_walls() -> None:
+    got = wall_roll_fingerprint()
+    assert MODEL_VERSION in WALL_ROLL_FINGERPRINTS, (
+        f"MODEL_VERSION {MODEL_VERSION} has no wall-roll fingerprint: add {MODEL_VERSION!r}: "
+        f"{got!r}"
+    )
+    assert got == WALL_ROLL_FINGERPRINTS[MODEL_VERSION], (
+        f"the 2.5D model's rolls into walls changed but MODEL_VERSION is still {MODEL_VERSION}: "
+        "bump it"
+    )
+
+
 def test_each_model_version_has_its_own_fingerprint() -> None:
     every = {
-        (v, ROLL_FINGERPRINTS.get(k), ROW_FINGERPRINTS.get(k)) for k, v in FINGERPRINTS.items()
+        (
+            v,
+            ROLL_FINGERPRINTS.get(k),
+            ROW_FINGERPRINTS.get(k),
+            WALL_ROLL_FINGERPRINTS.get(k),
+        )
+        for k, v in FINGERPRINTS.items()
     }
     assert len(every) == len(FINGERPRINTS)

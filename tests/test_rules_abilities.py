@@ -111,6 +111,35 @@ def test_spy_moves_anywhere_outside_the_ring_not_within_a_moat() -> None:
     assert g.state.active == 1
 
 
+@pytest.mark.parametrize("into_castle", [False, True])
+def test_spy_may_not_reach_into_a_castle_in_part(into_castle: bool) -> None:
+    """Saved case (issue 18): with ``spy_into_castle = false`` a Spy could be
+    set down 15.5 of its 16 mm inside a courtyard, the last 0.5 mm in its
+    gateway: the ban caught only a die entirely inside a courtyard or
+    gateway. It is now read as the Spy's other bans are ("outside of the
+    center ring", "not within any castle moat"): no part of the die inside a
+    castle. With ``spy_into_castle = true`` the spot is allowed; the die is
+    then in neither region entirely, so it stays on the board."""
+    seat = 2
+    castle = BOARD.castles[seat]
+    gate = min(castle.gateways, key=lambda r: r.x0)
+    assert gate.y1 == castle.courtyard.y0  # seat 2: the gateway below the courtyard
+    half = BOARD.die.size_mm / 2.0
+    x, y = gate.center[0], castle.courtyard.y0 + half - 0.5  # 15.5 mm in the courtyard
+    g = game(2, spy_into_castle=into_castle)
+    supply_flick(g, land(*OPEN, 3))
+    if not into_castle:
+        with pytest.raises(err.SpyPlacementError, match="castle, not even in part"):
+            g.apply(SpyMove(0, x, y))
+        assert g.state.dice[0].pose is not None
+        assert (g.state.dice[0].pose.x, g.state.dice[0].pose.y) == OPEN  # not moved
+        return
+    out = g.apply(SpyMove(0, x, y))
+    pose = g.state.dice[0].pose
+    assert pose is not None and pose.region.kind.value == "board"
+    assert out.placement is not None and out.placement.scored == ()
+
+
 def test_spy_may_not_land_on_a_die() -> None:
     g = game(2)
     place(g, 6, 40.0, 150.0, 2)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from rules_helpers import (
     COURTYARD,
     GATEWAY,
@@ -15,7 +16,7 @@ from rules_helpers import (
     supply_flick,
 )
 
-from warlords_sim.rules import BoardFlick, GameState, Location
+from warlords_sim.rules import BoardFlick, GameState, Location, SiegeShot
 from warlords_sim.rules.scoring import first_player_after, winners
 from warlords_sim.rules.scripted import FLICKED, Landing
 
@@ -181,6 +182,33 @@ def test_wall_exit_over_walls_is_removed_and_unlanded_returns() -> None:
     g2 = game(2, wall_variant="wall2", unlanded_wall_exit="eliminate")
     supply_flick(g2, Landing({FLICKED: None}, over_wall=True, landed=False))
     assert g2.state.dice[0].location is Location.ELIMINATED
+
+
+@pytest.mark.parametrize("shot", ["board", "siege"])
+@pytest.mark.parametrize("landed", [False, True])
+def test_dice_from_the_board_that_leave_over_a_wall_are_removed_from_play(
+    shot: str, landed: bool
+) -> None:
+    """Saved case (issue 18): "Dice that leave play over the walls are
+    removed from play". A die flicked from the board, or shot from the siege
+    engine, leaving over a side wall went back to the supply (12 board
+    flicks and 8 siege shots in two wall2 games of random bots): the
+    landing test returned "not landed" at the die's EXIT, before its rule
+    for table launches was reached (a table launch has no LANDING: it never
+    leaves the table). Both dice were on the board before the flick, so they
+    had made contact with the board: removed from play, landed in the air or
+    not, under the default ``unlanded_wall_exit = "return"``, which is for
+    dice from the supply (RULES.md)."""
+    g = game(2, wall_variant="wall2")
+    place(g, 0, *OPEN, 5)
+    place(g, 1, *OPEN2, 5)  # doubles: the siege engine may be used
+    phys(g).push(Landing({FLICKED: None}, over_wall=True, landed=landed))
+    action = BoardFlick(0, (0.0, 900.0)) if shot == "board" else SiegeShot(0, (0.0, 900.0))
+    out = g.apply(action)
+    assert g.state.dice[0].location is Location.ELIMINATED
+    assert out.placement is not None
+    assert (out.placement.eliminated, out.placement.returned) == ((0,), ())
+    assert g.state.eliminated == [1, 0]
 
 
 def test_pins_return_to_the_ring_each_round() -> None:

@@ -20,8 +20,13 @@ Contract
   :data:`MAX_RING_HOLES` ring holes and :data:`MAX_FIELD_HOLES` field holes;
   each bound's reason is its ``description`` and is quoted in the error),
   then the bounds that depend on other fields (die sides
-  :data:`DIE_SIDE_RANGE_MM`, everything within this board, the ring's holes
-  spaced for its pins, launch spots outside the castle).
+  :data:`DIE_SIDE_RANGE_MM`, the die's density
+  :data:`DIE_DENSITY_RANGE_G_CM3`, everything within this board, the
+  ring's holes spaced for its pins, launch spots outside the castle), then
+  the geometry as a whole: the parts of a castle and the four turned
+  castles apart, gateways opening on the courtyard, every pin clear of the
+  castles and of the other pins, the ring clear of the castles
+  (``_check_geometry``). The shipped boards pass every check.
 
 The rulebook gives no measurements; ``boards/standard.toml`` documents ours.
 """
@@ -46,6 +51,7 @@ from warlords_sim._files import FileProblem, parse_toml, read_regular
 __all__ = [
     "BOARDS_DIR",
     "BOARD_SIZE_RANGE_MM",
+    "DIE_DENSITY_RANGE_G_CM3",
     "DIE_SIDE_RANGE_MM",
     "MAX_CASTLE_PARTS",
     "MAX_FIELD_HOLES",
@@ -686,6 +692,27 @@ def _die_side(path: Path, field: str, v: float) -> float:
     return float(v)
 
 
+#: Densities a die may have, g/cm^3: from a foam (polystyrene foam is about
+#: 0.02) to osmium (22.6, the densest element). The standard die, 4.6 g in
+#: 4.1 cm^3, has 1.12. A mass far below the range (1e-320 g, a subnormal
+#: number) breaks the physics: every launch left the board.
+DIE_DENSITY_RANGE_G_CM3 = (0.01, 23.0)
+
+
+def _die_mass(path: Path, v: float, sides: tuple[float, float, float]) -> float:
+    lo, hi = DIE_DENSITY_RANGE_G_CM3
+    volume = sides[0] * sides[1] * sides[2] / 1000.0  # cm^3
+    if not (math.isfinite(v) and lo * volume <= v <= hi * volume):
+        raise _err(
+            path,
+            "die.mass_g",
+            f"a mass of {lo * volume:.3g}..{hi * volume:.3g} g for this die's "
+            f"{volume:.3g} cm^3 (a density of {lo:g}..{hi:g} g/cm^3, from foam to osmium; "
+            f"the standard die has 1.12), got {v!r}",
+        )
+    return float(v)
+
+
 def _fraction(path: Path, field: str, v: float, hi: float = 1.0) -> float:
     if not (math.isfinite(v) and 0.0 <= v <= hi):
         raise _err(path, field, f"a number in [0, {hi}], got {v}")
@@ -816,6 +843,176 @@ def _check_layout(
                 raise _err(path, name, f"a hole clear of the castle walls, got {[x, y]}")
 
 
+#: Slack (mm) in the geometry checks: rectangles that only touch (share an
+#: edge) are apart; the seats' copies are exact (integer cosines).
+_EPS = 1e-9
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    """The rectangles' insides meet (touching edges do not count)."""
+    return a.x0 < b.x1 - _EPS and b.x0 < a.x1 - _EPS and a.y0 < b.y1 - _EPS and b.y0 < a.y1 - _EPS
+
+
+def _adjoin(a: Rect, b: Rect) -> bool:
+    """The rectangles share a stretch of edge (or overlap)."""
+    ix = min(a.x1, b.x1) - max(a.x0, b.x0)
+    iy = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return (ix >= -_EPS and iy > _EPS) or (iy >= -_EPS and ix > _EPS)
+
+
+def _rect_text(r: Rect) -> str:
+    return "[" + ", ".join(f"{v:g}" for v in r.as_list()) + "]"
+
+
+def _parts(c: Castle) -> list[tuple[str, str, Rect]]:
+    """(field, kind, rectangle) of every part of castle ``c``; the field is
+    named as in the file (the castle is given once, in seat 0's frame)."""
+    out = [(f"castle.walls[{i}]", "wall", w.rect) for i, w in enumerate(c.walls)]
+    out.append(("castle.courtyard", "courtyard", c.courtyard))
+    out += [(f"castle.gateways[{i}]", "gateway", g) for i, g in enumerate(c.gateways)]
+    out.append(("castle.moat", "moat", c.moat))
+    out += [(f"castle.side_walls[{i}]", "side wall", w.rect) for i, w in enumerate(c.side_walls)]
+    out.append(("castle.three_player_wall", "three-player wall", c.three_player_wall.rect))
+    return out
+
+
+#: Pairs of kinds that may overlap. In one castle: the three-player wall
+#: stands only where no castle does (it may cross that castle's place).
+#: Between seats: the side walls of neighbouring seats meet in the board's
+#: corners, and only one seat is ever closed by a three-player wall.
+_SAME_CASTLE_OK = frozenset(
+    frozenset((k, "three-player wall"))
+    for k in ("wall", "courtyard", "gateway", "moat", "side wall", "three-player wall")
+)
+_OTHER_SEAT_OK = frozenset({frozenset(("side wall",)), frozenset(("three-player wall",))})
+
+
+def _check_geometry(
+    path: Path,
+    castles: tuple[Castle, ...],
+    holes: tuple[Point, ...],
+    n_ring: int,
+    ring_radius: float,
+    pin_radius: float,
+    die_size: float,
+) -> None:
+    """The board as a whole can be built: in a castle no two parts overlap
+    (walls, courtyard, gateways, moat, side walls) and each gateway opens
+    on the courtyard; the four castles, turned to their seats, keep apart
+    (their side walls may meet in the corners); every pin, in any hole,
+    stands clear of every castle's walls, courtyard and gateways and of the
+    side and three-player walls, and apart from the pins of other holes;
+    the centre ring keeps clear of the castles; a die at a launch spot is
+    clear of the other castles.
+
+    Raises:
+        BoardError: naming the field (as the file gives it, in seat 0's
+            frame) and what it overlaps.
+    """
+    own = _parts(castles[0])
+    for i, (fa, ka, ra) in enumerate(own):
+        for fb, kb, rb in own[i + 1 :]:
+            if frozenset((ka, kb)) not in _SAME_CASTLE_OK and _overlap(ra, rb):
+                raise _err(
+                    path,
+                    fb,
+                    f"a {kb} apart from {fa}: {_rect_text(rb)} overlaps the {ka} {_rect_text(ra)} "
+                    "(a castle's parts may touch, not overlap)",
+                )
+    c0 = castles[0]
+    for i, g in enumerate(c0.gateways):
+        if not _adjoin(g, c0.courtyard):
+            raise _err(
+                path,
+                f"castle.gateways[{i}]",
+                f"a gateway that opens on the courtyard {_rect_text(c0.courtyard)} (sharing an "
+                f"edge with it), got {_rect_text(g)}",
+            )
+    for seat in (1, 2, 3):
+        other = _parts(castles[seat])
+        for fa, ka, ra in own:
+            for fb, kb, rb in other:
+                if frozenset((ka, kb)) in _OTHER_SEAT_OK or not _overlap(ra, rb):
+                    continue
+                raise _err(
+                    path,
+                    fa,
+                    f"castles that keep apart when turned to their seats: seat 0's {ka} "
+                    f"{_rect_text(ra)} overlaps seat {seat}'s {kb} ({fb} turned: "
+                    f"{_rect_text(rb)})",
+                )
+    solid = [
+        (seat, field, kind, r)
+        for seat, c in enumerate(castles)
+        for field, kind, r in _parts(c)
+        if kind != "moat"
+    ]
+    for i, (x, y) in enumerate(holes):
+        name = f"field.holes[{i - n_ring}]" if i >= n_ring else "center_ring.radius_mm"
+        for seat, field, kind, r in solid:
+            if r.contains(x, y, -pin_radius):
+                raise _err(
+                    path,
+                    name,
+                    f"a hole whose pin ({pin_radius:g} mm radius) stands clear of the castles, "
+                    f"got [{x:g}, {y:g}] in seat {seat}'s {kind} ({field} turned: "
+                    f"{_rect_text(r)})",
+                )
+    _check_pins_apart(path, holes, n_ring, pin_radius)
+    for seat, field, kind, r in solid:
+        if kind in ("wall", "courtyard", "gateway") and _disc_meets(ring_radius, r):
+            raise _err(
+                path,
+                "center_ring.radius_mm",
+                f"a ring clear of the castles, got {ring_radius:g} mm, which reaches seat "
+                f"{seat}'s {kind} ({field} turned: {_rect_text(r)})",
+            )
+    h = die_size / 2.0
+    for i, area in enumerate(c0.front_areas):
+        for spot in (area.high, area.low):
+            die = Rect(spot.x - h, spot.y - h, spot.x + h, spot.y + h)
+            for seat, field, kind, r in solid:
+                if seat != 0 and _overlap(die, r):
+                    raise _err(
+                        path,
+                        f"castle.front_areas[{i}].{spot.crenelation.value}",
+                        f"a launch spot whose die is clear of the other castles, got "
+                        f"[{spot.x:g}, {spot.y:g}] on seat {seat}'s {kind} ({field} turned: "
+                        f"{_rect_text(r)})",
+                    )
+
+
+def _disc_meets(radius: float, r: Rect) -> bool:
+    """The disc of ``radius`` around the board centre meets rectangle ``r``'s inside."""
+    dx = max(r.x0, 0.0, -r.x1)
+    dy = max(r.y0, 0.0, -r.y1)
+    return math.hypot(dx, dy) < radius - _EPS
+
+
+def _check_pins_apart(path: Path, holes: tuple[Point, ...], n_ring: int, pin_radius: float) -> None:
+    """No two holes closer than a pin's width (their pins would overlap);
+    a sweep over the holes sorted by x, so 1000 holes cost no million pairs."""
+    gap = 2.0 * pin_radius
+    order = sorted(range(len(holes)), key=lambda i: holes[i])
+    for k, i in enumerate(order):
+        xi, yi = holes[i]
+        for j in order[k + 1 :]:
+            xj, yj = holes[j]
+            if xj - xi >= gap:
+                break
+            if math.hypot(xj - xi, yj - yi) < gap - _EPS:
+                a, b = sorted((i, j))
+                name = f"field.holes[{b - n_ring}]" if b >= n_ring else "center_ring.radius_mm"
+                where = f"field.holes[{a - n_ring}]" if a >= n_ring else f"ring hole {a}"
+                raise _err(
+                    path,
+                    name,
+                    f"holes at least {gap:g} mm apart (two pins of {pin_radius:g} mm radius), got "
+                    f"[{holes[b][0]:g}, {holes[b][1]:g}], "
+                    f"{math.hypot(xj - xi, yj - yi):.3g} mm from {where}",
+                )
+
+
 def notch_wall(castle: Castle, spot: LaunchSpot, die_size: float) -> Wall | None:
     """The wall whose front edge is the ledge of launch ``spot``: the wall
     holding the point ``die_size / 2 + 1`` mm behind the spot (against its
@@ -861,8 +1058,10 @@ def load_board(name_or_path: str | Path = "standard") -> Board:
 
     Raises:
         BoardError: unknown board, unreadable TOML, a missing or mistyped
-            field, or a value out of range; the message names the file, the
-            field and what was expected.
+            field, a value out of range, or a board that cannot be built
+            (overlapping parts, a gateway off its courtyard, a pin inside a
+            castle); the message names the file, the field and what was
+            expected.
     """
     path, raw = read_board_file(name_or_path)
     return board_from_bytes(raw, path)
@@ -932,7 +1131,7 @@ def board_from_bytes(raw: bytes, path: str | Path) -> Board:
         )
     die = DieSpec(
         size_mm=die_size,
-        mass_g=_positive(path, "die.mass_g", d.mass_g),
+        mass_g=_die_mass(path, d.mass_g, sides),
         table_friction=_fraction(path, "die.table_friction", d.table_friction, 2.0),
         table_static_friction=_fraction(
             path, "die.table_static_friction", d.table_static_friction, 2.0
@@ -1033,6 +1232,7 @@ def board_from_bytes(raw: bytes, path: str | Path) -> Board:
         _positive(path, "siege_engine.launch_height_mm", f.siege_engine.launch_height_mm),
     )
     _check_layout(path, castles, all_holes, n, half, die.size_mm, pin.radius_mm)
+    _check_geometry(path, castles, all_holes, n, r, pin.radius_mm, die.size_mm)
     if siege.width_mm >= size:
         raise _err(path, "siege_engine.width_mm", f"less than the board size {size:g} mm")
     return Board(

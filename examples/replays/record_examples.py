@@ -53,7 +53,7 @@ GAMES = [
     ("game-2p-standard.jsonl", 2, "standard", ["aim", "aim"], 0.7, 4),
     # weak bots so that a player is still without damage before the final round,
     # which raises the side walls of variant wall1 then
-    ("game-3p-wall1.jsonl", 3, "wall1", ["aim", "random", "random"], 0.0, 12),
+    ("game-3p-wall1.jsonl", 3, "wall1", ["aim", "random", "random"], 0.0, 16),
     ("game-4p-wall2.jsonl", 4, "wall2", ["aim", "aim", "aim", "aim"], 0.7, 1),
 ]
 

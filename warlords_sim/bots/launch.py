@@ -15,10 +15,11 @@ CPU), so tables are
   depends on: the board's ``sha256``, the physics ``MODEL_VERSION`` and the
   hash of the physics' source files, the
   pymunk and numpy versions, the machine architecture, this module's table
-  format and the launch. A file that is unreadable, corrupt or was made for
-  another key is ignored and measured afresh (and rewritten); a cache
-  directory that cannot be written is ignored. Nothing is written into the
-  repository.
+  format and the launch. A file that is not a regular file (a FIFO, a link
+  to ``/dev/zero``), over 64 kB, unreadable, corrupt or made for another key
+  is ignored and measured afresh (and rewritten), and a :class:`FileWarning`
+  says so once a process; a cache directory that cannot be written is
+  ignored. Nothing is written into the repository.
 
 A table read from the cache is bit-identical to a freshly measured one (JSON
 floats round-trip exactly), so the bot's choices do not depend on the cache.
@@ -33,11 +34,14 @@ import math
 import os
 import platform
 import tempfile
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import msgspec
 
+from warlords_sim._files import FileProblem, read_regular
+from warlords_sim._text import FileWarning
 from warlords_sim.board import Board
 from warlords_sim.physics.types import Flick, LaunchKind
 from warlords_sim.physics.version import MODEL_VERSION
@@ -175,7 +179,8 @@ def measure_launch_table(board: Board, height_mm: float, kind: LaunchKind) -> La
 
     Raises:
         WorldError: a board whose die is not a cube (the table is measured on
-            the 2.5D engine, which models cubic dice only).
+            the 2.5D engine, which models cubic dice only), or on which no
+            launch comes to rest.
     """
     from warlords_sim.physics.world import World, WorldError
 
@@ -194,23 +199,64 @@ def measure_launch_table(board: Board, height_mm: float, kind: LaunchKind) -> La
         pose = res.pose
         if pose is not None:
             rows.append((v, pose.y - _START_Y))
+    if not rows:
+        raise WorldError(
+            f"{board.path}: no die launched {kind.value} ({height_mm:g} mm up) at "
+            f"{SPEEDS[0]:g}..{SPEEDS[-1]:g} mm/s came to rest on the board, so the aim bot "
+            "cannot plan on it: play it with random bots"
+        )
     return LaunchTable(tuple(rows))
 
 
+#: Largest launch-table cache file read, bytes (one is about 2 kB).
+MAX_CACHE_BYTES = 65_536
+_warned = False
+
+
+def _ignore(path: Path, reason: str) -> None:
+    """Say, once a process, that a bad cache file is ignored (it is
+    measured afresh and rewritten)."""
+    global _warned
+    if not _warned:
+        _warned = True
+        warnings.warn(
+            f"{path}: {reason}; ignored it and measured the launch table afresh",
+            FileWarning,
+            stacklevel=3,
+        )
+
+
 def _load(path: Path, key: str) -> LaunchTable | None:
+    """The table cached at ``path`` for ``key``, or None (missing, or bad:
+    not a regular file, over :data:`MAX_CACHE_BYTES`, unreadable, corrupt,
+    made for another key; a bad one is said once, :func:`_ignore`)."""
     try:
-        data = msgspec.json.decode(path.read_bytes(), type=_CacheFile)
-    except (OSError, msgspec.DecodeError):  # missing, unreadable, corrupt
+        raw = read_regular(path, MAX_CACHE_BYTES, "launch-table cache file")
+    except FileNotFoundError:
+        return None
+    except FileProblem as e:
+        _ignore(path, str(e))
+        return None
+    except OSError as e:
+        _ignore(path, f"cannot read it: {e.strerror or e}")
+        return None
+    try:
+        data = msgspec.json.decode(raw, type=_CacheFile)
+    except msgspec.DecodeError:
+        _ignore(path, "not a launch table (corrupt)")
         return None
     rows = tuple((float(s), float(d)) for s, d in data.rows)
     speeds = [s for s, _ in rows]
     if (
         data.key != key
+        or not rows
         or not set(speeds) <= set(SPEEDS)
         or speeds != sorted(set(speeds))
         or not all(math.isfinite(d) for _, d in rows)
     ):
-        return None  # made for another board, model or build, or tampered with
+        # made for another board, model or build (under the same name), or tampered with
+        _ignore(path, "not the launch table of this board and build")
+        return None
     return LaunchTable(rows)
 
 
@@ -239,7 +285,8 @@ def launch_table(board: Board, height_mm: float, kind: LaunchKind) -> LaunchTabl
     (:func:`measure_launch_table`) and saved.
 
     Raises:
-        WorldError: a board whose die is not a cube.
+        WorldError: a board whose die is not a cube, or on which no launch
+            comes to rest (:func:`measure_launch_table`).
     """
     mem = (board.sha256, height_mm, kind)
     table = _MEMORY.get(mem)

@@ -12,19 +12,21 @@ from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 from typing import Any
 
 import click
 
 from warlords_sim import __version__
+from warlords_sim._text import FileWarning, printable
 from warlords_sim.cli._common import PROG, expected_errors, fail
 
 __all__ = ["COMMANDS", "main"]
 
 #: Subcommand name -> (module under warlords_sim.cli, the click command's
 #: name in it, the first paragraph of its help as one line). The summary is
-#: what ``warlords-sim --help`` lists without importing the module; a test
-#: checks it against the command's own help.
+#: what ``warlords-sim --help`` lists, whole, without importing the module;
+#: a test checks it against the command's own help.
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "board": ("board_cmd", "board", "Show, draw or dump a board file."),
     "fidelity": (
@@ -116,17 +118,20 @@ class _Main(click.Group):
         return self.commands.get(cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """The command list of ``--help``, from :data:`COMMANDS`' summaries
-        (the same text click would print, without importing every command)."""
+        """The command list of ``--help``: each command with the whole of its
+        :data:`COMMANDS` summary (the first paragraph of its own help),
+        wrapped, without importing every command. (click's listing cuts a
+        summary to the line's width with "...": "Compare two physics
+        engines on the fidelity scenarios: N...".)"""
         names = self.list_commands(ctx)
         if not names:
             return
-        limit = formatter.width - 6 - max(len(n) for n in names)
         rows = []
         for name in names:
-            # a stand-in with the summary as its help shortens it as click would
-            cmd = self.commands.get(name) or click.Command(name, help=COMMANDS[name][2])
-            rows.append((name, cmd.get_short_help_str(limit)))
+            if name in COMMANDS:
+                rows.append((name, COMMANDS[name][2]))
+            else:  # added by hand, not listed in COMMANDS
+                rows.append((name, self.commands[name].get_short_help_str(1_000)))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
@@ -150,7 +155,14 @@ class _Main(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the command; a usage error (an unknown option, a value out of
-        range) prints one line and exits 2, like every other input error."""
+        range) prints one line and exits 2, like every other input error;
+        a :class:`~warlords_sim._text.FileWarning` (a bad cache file ignored)
+        prints one line ``warlords-sim: warning: ...``."""
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return self._main(*args, **kwargs)
+
+    def _main(self, *args: Any, **kwargs: Any) -> Any:
         if kwargs.get("standalone_mode", True) is False:
             return super().main(*args, **kwargs)
         kwargs["standalone_mode"] = False
@@ -163,12 +175,12 @@ class _Main(click.Group):
             sub = e.ctx.command_path.removeprefix(PROG).strip() if e.ctx is not None else ""
             where = f"{sub}: " if sub else ""
             hint = f" (see '{e.ctx.command_path} --help')" if e.ctx is not None else ""
-            click.echo(
-                f"{PROG}: error: {where}{' '.join(e.format_message().split())}{hint}", err=True
-            )
+            text = " ".join(printable(e.format_message()).split())
+            click.echo(f"{PROG}: error: {where}{text}{hint}", err=True)
             sys.exit(e.exit_code)
         except click.ClickException as e:
-            click.echo(f"{PROG}: error: {' '.join(e.format_message().split())}", err=True)
+            text = " ".join(printable(e.format_message()).split())
+            click.echo(f"{PROG}: error: {text}", err=True)
             sys.exit(e.exit_code)
         except click.exceptions.Exit as e:
             sys.exit(e.exit_code)
@@ -176,6 +188,24 @@ class _Main(click.Group):
             click.echo(f"{PROG}: aborted", err=True)
             sys.exit(130)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+_default_showwarning = warnings.showwarning
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    if issubclass(category, FileWarning):
+        text = " ".join(printable(str(message)).split())
+        click.echo(f"{PROG}: warning: {text}", err=True)
+    else:
+        _default_showwarning(message, category, filename, lineno, file, line)
 
 
 @click.group(

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
+from warlords_sim._text import printable
+
 if TYPE_CHECKING:
     from warlords_sim.board import Board
     from warlords_sim.rules import GameConfig
@@ -28,6 +30,7 @@ __all__ = [
     "board_name_option",
     "board_option",
     "check_board_name",
+    "echo",
     "expected_errors",
     "fail",
     "load_board_or_fail",
@@ -66,9 +69,18 @@ def expected_errors() -> tuple[type[Exception], ...]:
     return tuple(found)
 
 
+def echo(message: object, err: bool = False) -> None:
+    """Print ``message`` (:func:`click.echo`) with every terminal control
+    character written as an escape (:func:`warlords_sim._text.printable`):
+    what a command prints often quotes a file (a key, a summary, a
+    description), and a shared file must not drive the terminal."""
+    click.echo(printable(str(message)), err=err)
+
+
 def fail(msg: object) -> NoReturn:
-    """Print ``warlords-sim: error: MSG`` (one line) to stderr and exit with status 2."""
-    text = " ".join(str(msg).split())  # one line, whatever the message holds
+    """Print ``warlords-sim: error: MSG`` (one line, control characters
+    escaped as by :func:`echo`) to stderr and exit with status 2."""
+    text = " ".join(printable(str(msg)).split())  # one line, whatever the message holds
     click.echo(f"{PROG}: error: {text}", err=True)
     raise click.exceptions.Exit(EXIT_USAGE)
 

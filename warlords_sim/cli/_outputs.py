@@ -19,7 +19,10 @@ goes through this module:
   A failed or interrupted write leaves an existing file as it was, and
   without ``force`` a file that appeared at the path meanwhile is not
   replaced (the move is an exclusive hard link where the file system has
-  them).
+  them). A write that fails (a full disk) ends the command with one line
+  naming the option and the file. A run killed outright (``kill -9``)
+  cannot remove its temporary file; the next write to the same path does
+  (no process holds its lock any more).
 * :func:`recording`, around a run that records (``--record``,
   ``--branch``): a SIGTERM stops it as Ctrl-C does; a run that fails or
   is interrupted before its first action removes the replay it created,
@@ -32,7 +35,7 @@ goes through this module:
   never the current directory.
 
 Imports click at load time; tempfile, datetime and platformdirs when first used
-(the temporary file is :func:`warlords_sim._files.temp_sibling`'s).
+(the temporary file is :func:`warlords_sim._files.partial_file`'s).
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from warlords_sim.cli._common import fail
+from warlords_sim.cli._common import echo, fail
 
 if TYPE_CHECKING:
     import datetime as _dt
@@ -119,27 +122,29 @@ def check_output(
 @contextlib.contextmanager
 def saving(path: str | os.PathLike[str], option: str, force: bool) -> Iterator[Path]:
     """Write ``path`` through a temporary file: yields the temporary path
-    (same folder and suffix, hidden) for the writer to fill; on a normal exit
-    it becomes ``path``. On an exception the temporary file is removed and
-    ``path`` is untouched.
+    (same folder and suffix, hidden: :func:`warlords_sim._files.partial_file`,
+    which also removes the stale ones a writer killed outright left) for the
+    writer to fill; on a normal exit it becomes ``path``. On an exception
+    the temporary file is removed and ``path`` is untouched.
 
     Raises:
-        click.exceptions.Exit: (via :func:`fail`) without ``force``, a file
-            appeared at ``path`` while the command ran.
-        OSError: the temporary file cannot be created or moved.
+        click.exceptions.Exit: (via :func:`fail`, one line naming ``option``
+            and ``path``) the file cannot be written (a full disk, say), or,
+            without ``force``, a file appeared at ``path`` while the command ran.
     """
-    from warlords_sim._files import temp_sibling
+    from warlords_sim._files import partial_file
 
     target = Path(path)
-    tmp = temp_sibling(target)  # a unique name, the mode of any new file
     try:
-        yield tmp
-        if force:
-            os.replace(tmp, target)
-        else:
-            _place_exclusively(tmp, target, option)
-    finally:
-        tmp.unlink(missing_ok=True)
+        with partial_file(target) as tmp:  # a unique name, the mode of any new file
+            yield tmp
+            if force:
+                os.replace(tmp, target)
+            else:
+                _place_exclusively(tmp, target, option)
+    except OSError as e:
+        kept = "the old file is unchanged" if target.exists() else "nothing was written"
+        fail(f"{option} {target}: cannot write it: {e.strerror or e} ({kept})")
 
 
 def _place_exclusively(tmp: Path, target: Path, option: str) -> None:
@@ -197,7 +202,7 @@ def recording(rec: Recorder | None, option: str = "--record") -> Iterator[None]:
             where = f"the recording so far is in {rec.path} ({option} {rec.target} is unchanged)"
         else:
             where = f"the recording so far is in {rec.path}"
-        click.echo(f"interrupted by {stop.name}: {where}", err=True)
+        echo(f"interrupted by {stop.name}: {where}", err=True)
         raise click.exceptions.Exit(stop.exit_status) from None
     except BaseException:
         if rec is not None:

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from warlords_sim.board import Board, castle_seats_for, closed_seats, default_pins
-from warlords_sim.cli._common import fail, load_board_or_fail
+from warlords_sim.cli._common import echo, fail, load_board_or_fail
 from warlords_sim.cli._outputs import check_output, saving
 from warlords_sim.extras import require_extra
 
@@ -155,10 +155,8 @@ def board(
         except OSError as e:
             fail(f"cannot write {png}: {e.strerror or e}")
         # keep stdout clean for the JSON when both are asked for
-        click.echo(f"wrote {out}", err=as_json)
+        echo(f"wrote {out}", err=as_json)
     if as_json:
-        click.echo(
-            json.dumps(board_to_json(b, castle_seats=seats, side_walls=side_walls), indent=2)
-        )
+        echo(json.dumps(board_to_json(b, castle_seats=seats, side_walls=side_walls), indent=2))
     if png is None and not as_json:
-        click.echo(_summary(b, seats, side_walls))
+        echo(_summary(b, seats, side_walls))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from warlords_sim.cli._common import board_option, fail
+from warlords_sim.cli._common import board_option, echo, fail
 from warlords_sim.cli._names import DEFAULT_SCENARIOS, ENGINES
 from warlords_sim.cli._outputs import exists_message, saving
 from warlords_sim.extras import require_extra
@@ -152,7 +152,7 @@ MAX_TRIALS = 1_000_000
 @click.option(
     "--progress/--no-progress",
     default=None,
-    help="Progress bar on stderr [default: on a terminal].",
+    help="Progress bar on stderr, terminal or not [default: on a terminal].",
 )
 def fidelity(
     names: str,
@@ -181,7 +181,7 @@ def fidelity(
             click.echo(json.dumps(rows))
             return
         for s in scenarios:
-            click.echo(f"{s.name:24s} {s.description}")
+            echo(f"{s.name:24s} {s.description}")
         return
     engs = _engines(engines)
     if "reference" in engs:
@@ -195,7 +195,8 @@ def fidelity(
             from rich.console import Console
             from rich.progress import Progress
 
-            with Progress(console=Console(stderr=True), transient=True) as bar:
+            # shown on a terminal, or anywhere with --progress
+            with Progress(console=Console(stderr=True, force_terminal=True), transient=True) as bar:
                 task = bar.add_task("fidelity", total=len(scenarios) * 2 * trials)
                 report = run_fidelity(
                     board, scenarios, trials, seed, engs, on_trial=lambda: bar.advance(task)
@@ -221,4 +222,4 @@ def fidelity(
             with saving(path, "--plot", force) as tmp:
                 scenario_plot(board, sr, report.engines, tmp)
         if not as_json:
-            click.echo(f"wrote {len(paths)} PNG{'' if len(paths) == 1 else 's'} to {plot}")
+            echo(f"wrote {len(paths)} PNG{'' if len(paths) == 1 else 's'} to {plot}")

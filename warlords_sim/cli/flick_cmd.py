@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from warlords_sim.cli._common import board_option, fail
+from warlords_sim.cli._common import board_option, echo, fail
 from warlords_sim.cli._names import ENGINES, LAUNCH_KINDS, MAX_FLICK_SPEED
 from warlords_sim.cli._names import MAX_FLICK_SPIN as HELP_MAX_FLICK_SPIN
 from warlords_sim.cli._outputs import check_output, recording, same_file, saving
@@ -142,7 +142,7 @@ benchmarks/flick.py).
 @click.option(
     "--progress/--no-progress",
     default=None,
-    help="Progress bar on stderr [default: on a terminal, for 20 trials or more].",
+    help="Progress bar on stderr, terminal or not [default: on a terminal, for 20 trials or more].",
 )
 @click.option(
     "--engine",
@@ -272,7 +272,7 @@ def flick(
             if value != default
         )
         label = f"flick {where} --velocity {velocity} --launch {kind.value}{extra}"
-        click.echo(summary(results, label))
+        echo(summary(results, label))
     if plot is not None:
         from warlords_sim.plotting import landing_plot
 
@@ -284,4 +284,4 @@ def flick(
                 tmp,
             )
         if not as_json:
-            click.echo(f"wrote {plot}")
+            echo(f"wrote {plot}")

@@ -157,9 +157,10 @@ def run_trials(
         from rich.console import Console
         from rich.progress import track
 
-        iterator = track(
-            indices, description="flicking", console=Console(stderr=True), transient=True
-        )
+        # drawn even when stderr is not a terminal (a pipe, a log): progress
+        # is True only when it was asked for or stderr is a terminal
+        console = Console(stderr=True, force_terminal=True)
+        iterator = track(indices, description="flicking", console=console, transient=True)
     for i in iterator:
         v = noisy_velocity(velocity, noise, np.random.default_rng(seed + i), MAX_FLICK_SPEED)
         world = fresh()

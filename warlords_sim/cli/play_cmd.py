@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from warlords_sim.cli._common import board_name_option, fail, load_game_config
+from warlords_sim.cli._common import board_name_option, echo, fail, load_game_config
 from warlords_sim.cli._names import BOTS, BOTS_HELP
 from warlords_sim.cli._outputs import check_output, default_recording, recording, saving
 
@@ -125,7 +125,13 @@ def _skill_option(ctx: click.Context, param: click.Parameter, value: str) -> Ski
 
 @click.command("play", help=_HELP)
 @click.pass_context
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option(
+    "--players",
+    type=click.IntRange(2, 4),
+    default=2,
+    show_default=True,
+    help="Number of players (2: seats 0 and 2; 3: seats 0, 1, 2, rotating).",
+)
 @click.option(
     "--bots",
     "bots_text",
@@ -262,7 +268,7 @@ def play(
     if screenshot is not None:
         with saving(shot, "--screenshot", force) as tmp:
             screenshot_game(config, policies, seed, tmp, rotate=rotate)
-        click.echo(f"wrote {shot}")
+        echo(f"wrote {shot}")
         return
     names = tuple(policies[p].name if p in policies else "human" for p in range(players))
     try:
@@ -270,7 +276,7 @@ def play(
         recorder, line = open_recorder(rec_path, config, seed, names, skill=skill, force=force)
     except (OSError, ValueError) as e:
         fail(e)
-    click.echo(line)
+    echo(line)
     controller = GameController(config, policies, seed=seed, recorder=recorder)
     try:
         with recording(recorder):  # a failure before the first flick removes the new file
@@ -321,7 +327,7 @@ def _resume(path: str, guide: bool = True, rotate: bool | None = None, mute: boo
         controller, line = resume_game(path)
     except (ReplayError, OSError) as e:
         fail(e)
-    click.echo(line)
+    echo(line)
     app.run(controller, guide=guide, rotate=rotate, mute=mute)
     _say_how_to_resume(controller)
 
@@ -337,7 +343,7 @@ def _say_how_to_resume(controller: Any) -> None:
     rec = controller.recorder
     if controller.game.over or rec is None or getattr(rec, "path", None) is None:
         return
-    click.echo(
+    echo(
         f"the game is not finished; it is recorded in {rec.path}. To go on with it, run:\n"
         f"  {resume_command(rec.path)}"
     )

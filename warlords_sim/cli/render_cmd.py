@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from warlords_sim.cli._common import fail, load_board_or_fail
+from warlords_sim.cli._common import echo, fail, load_board_or_fail
 from warlords_sim.cli._outputs import check_output, saving
 from warlords_sim.cli._signals import Stop, signals_as_interrupt
 from warlords_sim.extras import require_extra
@@ -119,7 +119,7 @@ def render(
     except ReplayError as e:
         fail(e)
     for w in [*rep.warnings, *controller.warnings]:
-        click.echo(f"warning: {w}", err=True)
+        echo(f"warning: {w}", err=True)
     try:
         canvas = Canvas(controller, size)
     except OffscreenError as e:
@@ -134,15 +134,15 @@ def render(
             if controller.refused is not None:
                 fail(f"{file}: {controller.refused}")
     except KeyboardInterrupt:
-        click.echo(f"interrupted by {stop.name}: nothing was written to {path}", err=True)
+        echo(f"interrupted by {stop.name}: nothing was written to {path}", err=True)
         raise click.exceptions.Exit(stop.exit_status) from None
     finally:
         canvas.close()
     what = "picture" if suffix == ".png" else f"{frames} frames, {seconds:.1f} s at {fps} fps"
     span = f"after action {end}" if suffix == ".png" else f"actions {start}..{end}"
-    click.echo(f"wrote {path}: {span}, {canvas.out_w}x{canvas.out_h} px, {what}")
+    echo(f"wrote {path}: {span}, {canvas.out_w}x{canvas.out_h} px, {what}")
     if controller.diverged:
-        click.echo(
+        echo(
             f"warning: {len(controller.diverged)} actions settled otherwise than recorded "
             f"(first: {controller.diverged[0]}); see 'warlords-sim replay {file} --verify'",
             err=True,
@@ -196,4 +196,8 @@ def _draw(
             seconds += frame.duration
         progress.update(task, description=f"writing {suffix[1:].upper()}")
         writer.close()
+    if isinstance(writer, Mp4Writer):
+        # a video repeats a frame held longer than 1/fps: say what the file holds
+        # (it said 38 frames for an MP4 of 110)
+        return writer.count, writer.count / fps
     return count, seconds

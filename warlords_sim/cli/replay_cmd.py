@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from warlords_sim.cli._common import fail, load_board_or_fail
+from warlords_sim.cli._common import echo, fail, load_board_or_fail
 from warlords_sim.cli._outputs import check_output, recording, same_file
 from warlords_sim.cli.play_cmd import SKILL_METAVAR, parse_skill
 
@@ -155,7 +155,7 @@ def replay(
     else:
         assert branch_to is not None
         for w in rep.warnings:
-            click.echo(f"warning: {w}", err=True)
+            echo(f"warning: {w}", err=True)
         _branch(rep, branch_to, until, bots, skill, board, force)
 
 
@@ -171,7 +171,7 @@ def _watch(rep: Replay, board: Board | None, force: bool, until: int | None) -> 
     except ReplayError as e:
         fail(e)
     for w in rep.warnings:
-        click.echo(f"warning: {w}", err=True)
+        echo(f"warning: {w}", err=True)
     if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
         fail(
             "no DISPLAY to open the window on; draw the replay off-screen with "
@@ -188,11 +188,11 @@ def _watch(rep: Replay, board: Board | None, force: bool, until: int | None) -> 
     except ReplayError as e:
         fail(e)
     for w in controller.warnings:
-        click.echo(f"warning: {w}", err=True)
+        echo(f"warning: {w}", err=True)
     if until is not None:
         controller.skip_to(until)
         controller.paused = True
-    click.echo(f"watching {rep.path}: {n} actions (Space: pause, Right: step, +/-: speed)")
+    echo(f"watching {rep.path}: {n} actions (Space: pause, Right: step, +/-: speed)")
     try:
         run_watch(controller)
     except Exception as e:
@@ -214,9 +214,7 @@ def _verify(
         fail(e)
     notes = version_notes(rep)
     if notes and not as_json:
-        click.echo(
-            "note: recorded with other versions: " + ", ".join(notes) + "; digests may differ"
-        )
+        echo("note: recorded with other versions: " + ", ".join(notes) + "; digests may differ")
     try:
         report = verify(rep, board=board, force=force, until=until)
     except ReplayError as e:
@@ -226,25 +224,30 @@ def _verify(
     else:
         for w in report.warnings:
             if w not in rep.warnings:
-                click.echo(f"warning: {w}")
+                echo(f"warning: {w}")
         if report.divergence is not None:
-            click.echo(f"{rep.path}: {report.divergence.describe()}")
-            click.echo(f"{report.checked - 1} of {report.total} actions matched before it")
+            echo(f"{rep.path}: {report.divergence.describe()}")
+            echo(f"{report.checked - 1} of {report.total} actions matched before it")
         elif report.mismatch is not None:
-            click.echo(
+            echo(
                 f"{rep.path}: {report.mismatch.describe()}; its digest matches, so the line "
                 "was edited or mis-recorded"
             )
         elif report.result is not None:
-            click.echo(
-                f"{rep.path}: {report.checked} actions, all digests match, but {report.result}"
-            )
+            echo(f"{rep.path}: {report.checked} actions, all digests match, but {report.result}")
         else:
-            click.echo(
-                f"{rep.path}: {report.checked} actions, all digests match{_tail(rep, report)}"
-            )
+            echo(f"{rep.path}: {report.checked} actions, all digests match{_tail(rep, report)}")
     if not report.ok:
         raise click.exceptions.Exit(1)
+
+
+def _span(n: int, total: int) -> str:
+    """The first ``n`` of ``total`` actions in words: "actions 1..N of T",
+    "action 1 of T", or for N = 0 (``--until 0``, the set-up alone; it said
+    "actions 1..0") "none of its T actions"."""
+    if n == 0:
+        return f"none of its {total} actions"
+    return f"action 1 of {total}" if n == 1 else f"actions 1..{n} of {total}"
 
 
 def _tail(rep: Replay, report: object) -> str:
@@ -254,7 +257,7 @@ def _tail(rep: Replay, report: object) -> str:
 
     assert isinstance(report, VerifyReport)
     if report.checked < n:
-        return f" (actions 1..{report.checked} of {n})"
+        return f" ({_span(report.checked, n)})"
     if res is None:
         return " (no result line: an unfinished game or sequence)"
     if rep.mode == "game":
@@ -304,16 +307,20 @@ def _branch(
     except ReplayError as e:
         fail(e)
     out = load_replay(new)
-    head = f"{new}: actions 1..{n} of {rep.path}"
+    head = (
+        f"{new}: the set-up of {rep.path}, none of its actions"
+        if n == 0
+        else f"{new}: {'action 1' if n == 1 else f'actions 1..{n}'} of {rep.path}"
+    )
     if rebuilt.divergence is not None:
-        click.echo(f"warning: {rebuilt.divergence.describe()}", err=True)
+        echo(f"warning: {rebuilt.divergence.describe()}", err=True)
     if out.result is None:
         how = "with --bots, or in the window: warlords-sim play --resume " + new
-        click.echo(head + f" (continue it {how})" if h.mode == "game" else head)
+        echo(head + f" (continue it {how})" if h.mode == "game" else head)
     elif h.mode == "game":
         more = len(out.actions) - n
         win = " ".join(f"P{w}" for w in out.result.winners) or "-"
-        click.echo(
+        echo(
             head + f", then {more} more by {','.join(names)}: totals "
             f"{' '.join(map(str, out.result.totals))}, winner {win}"
         )

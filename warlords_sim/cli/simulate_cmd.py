@@ -67,6 +67,8 @@ def _table(data: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from warlords_sim.rules.scoring import winners_text
+
     n = data["players"]
     table = Table(
         title=f"Warlords: {n} players, {data['variant']}, board {data['board']}, "
@@ -95,11 +97,8 @@ def _table(data: dict[str, Any]) -> None:
     # wide enough for four players even when piped (rich would use 80 columns)
     console = Console(width=max(Console().width, 110))
     console.print(table)
-    winners = data["winners"]
-    if len(winners) == 1:
-        console.print(f"Winner: P{winners[0]} (lowest total damage {data['totals'][winners[0]]})")
-    else:
-        console.print(f"Shared win: {', '.join(f'P{w}' for w in winners)}")
+    final = data["rounds"][-1]["scored_on_opponents"]
+    console.print(winners_text(data["totals"], final), markup=False, highlight=False)
 
 
 @click.command("simulate", help=_HELP)
@@ -157,7 +156,8 @@ def _table(data: dict[str, Any]) -> None:
 @click.option(
     "--progress",
     is_flag=True,
-    help="Show a progress bar on stderr (worth it with search bots: minutes for 4 players).",
+    help="Show a progress bar on stderr, terminal or not (worth it with search bots: minutes "
+    "for 4 players).",
 )
 @click.option("--record", metavar="PATH", help="Record the game as a replay (JSON Lines).")
 @click.option("--force", is_flag=True, help="With --record: overwrite an existing file.")
@@ -223,7 +223,8 @@ def simulate(
                 TextColumn("round {task.completed}/{task.total}"),
                 BarColumn(),
                 TextColumn("{task.fields[flicks]} flicks"),
-                console=Console(stderr=True),
+                # --progress draws the bar even when stderr is not a terminal
+                console=Console(stderr=True, force_terminal=True),
                 transient=True,
             ) as bar:
                 task = bar.add_task("game", total=config.rounds, flicks=0)

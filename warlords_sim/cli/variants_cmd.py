@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from warlords_sim.cli._common import board_name_option, check_board_name, fail
+from warlords_sim.cli._common import board_name_option, check_board_name, echo, fail
 from warlords_sim.cli._names import BOTS
 from warlords_sim.cli._outputs import exists_message
 from warlords_sim.cli._signals import Stop, signals_as_interrupt
@@ -95,7 +95,13 @@ class _Seconds(click.FloatRange):
 
 
 @click.command("variants", help=_HELP)
-@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option(
+    "--players",
+    type=click.IntRange(2, 4),
+    default=4,
+    show_default=True,
+    help="Number of players (2: seats 0 and 2; 3: seats 0, 1, 2, rotating).",
+)
 @click.option("--games", type=click.IntRange(1, 10_000_000), default=100, show_default=True,
               help="Games per variant and skill (1..10000000).")  # fmt: skip
 @click.option(
@@ -137,7 +143,13 @@ class _Seconds(click.FloatRange):
     "e.g. novice,club,expert or 0.3,0.7.",
 )
 @board_name_option
-@click.option("--seed", type=int, default=0, show_default=True, help="Experiment seed.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Experiment seed: same seed, same games.",
+)
 @click.option(
     "--workers",
     type=int,
@@ -241,17 +253,18 @@ def variants(
                     exp, out, workers=workers, dask=dask, dask_timeout=dask_timeout, progress=True
                 )
         except KeyboardInterrupt:  # before the games started, or while summarizing
-            click.echo(f"interrupted by {stop.name} before the run could finish", err=True)
+            echo(f"interrupted by {stop.name} before the run could finish", err=True)
             raise click.exceptions.Exit(stop.exit_status) from None
     except (ExperimentError, HouseRulesError, BoardError) as e:
         fail(e)
     except OSError as e:  # a file of --out that cannot be written
         where = f"--out {out}: " if out is not None and e.filename is not None else ""
-        fail(f"{where}{e.strerror or e}" + (f": {e.filename}" if e.filename else ""))
+        what = f"{e.filename}: cannot write it: " if e.filename else ""
+        fail(f"{where}{what}{e.strerror or e}")
 
     if result.uncounted:  # only a folder's games.csv (files[0]) can hold them
         csv_path = result.files[0] if result.files else "games.csv"
-        click.echo(
+        echo(
             f"note: {result.uncounted} games in {csv_path} have skill labels of an "
             "older warlords-sim (-0, or a number cut to 6 digits; labels and seeds are now "
             "exact): kept in the file, not counted",
@@ -263,14 +276,14 @@ def variants(
         console = Console()
         print_table(result.summary, console)
         if result.files:
-            click.echo("wrote " + ", ".join(str(f) for f in result.files))
+            echo("wrote " + ", ".join(str(f) for f in result.files))
         else:
-            click.echo("(--out DIR keeps the games, summary.json and plots, and resumes)")
+            echo("(--out DIR keeps the games, summary.json and plots, and resumes)")
     if result.interrupted:
         done = sum(v["games"] for v in result.summary["variants"])
         total = games * len(exp.variants) * len(exp.skills)
         where = f" in {result.files[0]}" if result.files else ""
-        click.echo(
+        echo(
             f"interrupted by {stop.name}: {done} of {total} games finished and kept{where}"
             + ("; run the same command again to resume" if out else ""),
             err=True,

@@ -33,7 +33,7 @@ from rich.console import Console
 
 from warlords_sim.experiments.report import write_summary
 from warlords_sim.experiments.runner import DASK_TIMEOUT, connect_dask, run_games
-from warlords_sim.experiments.specs import Experiment
+from warlords_sim.experiments.specs import Experiment, ExperimentError
 from warlords_sim.experiments.store import GameStore, lock_folder, read_rows
 from warlords_sim.experiments.worker import Row
 
@@ -149,9 +149,11 @@ def run_experiment(
 
     Raises:
         ExperimentError: ``out`` holds games of other settings, or another
-            run is using it; bad workers or dask address.
+            run is using it; bad workers or dask address; games.csv,
+            summary.json or a plot cannot be written (a full disk: the games
+            finished are kept, and the same call again resumes).
         GameFailedError: a game raised (a bug).
-        OSError: ``out`` cannot be written.
+        OSError: ``out`` cannot be created or written (its settings).
     """
     cluster = None
     own = dask is not None and client is None
@@ -232,9 +234,16 @@ def _run_locked(
     uncounted = sum(1 for r in stored if r["variant"] in names and r["skill"] not in labels)
     summary = build_summary(exp, rows, complete=not interrupted)
     if store.directory is not None:
-        files.append(write_summary(summary, store.directory))
-        if plots and not interrupted:
-            from warlords_sim.experiments.plots import save_plots  # matplotlib: not in workers
+        try:
+            files.append(write_summary(summary, store.directory))
+            if plots and not interrupted:
+                from warlords_sim.experiments.plots import save_plots  # matplotlib: not in workers
 
-            files += save_plots(summary, rows, store.directory)
+                files += save_plots(summary, rows, store.directory)
+        except OSError as e:
+            raise ExperimentError(
+                f"{e.filename or store.directory}: cannot write it: {e.strerror or e}; the "
+                f"{len(rows)} games are kept in {csv_path}: free some space and run the same "
+                "command again to write the summary and plots"
+            ) from e
     return ExperimentResult(summary, rows, played, interrupted, files, uncounted)

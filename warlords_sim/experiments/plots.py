@@ -32,7 +32,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from warlords_sim._files import temp_sibling
+from warlords_sim._files import partial_file
 from warlords_sim.experiments.report import DAMAGE_PNG, ELIMINATIONS_PNG, SKILLS_PNG
 from warlords_sim.experiments.worker import Row
 
@@ -257,18 +257,21 @@ def eliminations_figure(summary: dict[str, Any]) -> Figure:
     FigureCanvasAgg(fig)
     ax = fig.subplots()
     pos = np.arange(len(names))
+    top = 0.0  # highest bar or error bar drawn
     for j, (key, label, hatch) in enumerate(
         (
             ("offboard_per_round", "eliminated (off the board or over a wall)", ""),
             (
                 "wall_exits_per_round",
-                "left over the side walls (removed, or returned if unlanded)",
+                "left over the side walls (removed; a supply die that never landed returns)",
                 "//",
             ),
         )
     ):
         vals = [v[key]["value"] or 0.0 for v in variants]
         errs = np.array([_err(v[key]) for v in variants]).T
+        ups = np.nan_to_num(errs[1], nan=0.0) if len(vals) else np.zeros(0)
+        top = max([top, *(float(v + u) for v, u in zip(vals, ups, strict=True))])
         ax.bar(
             pos + (j - 0.5) * 0.38,
             vals,
@@ -288,6 +291,23 @@ def eliminations_figure(summary: dict[str, Any]) -> Figure:
                 ax.annotate("*", (x + (j - 0.5) * 0.38, top), ha="center", va="bottom", fontsize=14)
     _set_xticks(ax, pos, names, crowded)
     ax.set_xlim(-0.6, len(names) - 0.4)
+    # counts: the axis starts at 0 (matplotlib centred all-zero bars on an
+    # axis from -0.04 to 0.04), leaves room above the bars for the legend
+    # and the significance marks, and with nothing eliminated says so
+    if top > 0.0:
+        ax.set_ylim(0.0, 1.3 * top)
+    else:
+        ax.set_ylim(0.0, 1.0)
+        ax.text(
+            0.5,
+            0.5,
+            "no die left the board in these games",
+            transform=ax.transAxes,
+            ha="center",
+            va="center",
+            fontsize=10,
+            color="#555555",
+        )
     ax.set_ylabel("dice per round")
     ref = variants[0]["name"] if variants else "-"
     ax.set_title(
@@ -413,7 +433,7 @@ def save_plots(summary: dict[str, Any], rows: Sequence[Row], directory: Path) ->
     whole (a temporary file of a unique name, then renamed).
 
     Raises:
-        OSError: the folder cannot be written.
+        OSError: the folder cannot be written (its ``filename`` the plot).
     """
     figures = [
         (DAMAGE_PNG, damage_figure(summary, rows)),
@@ -424,11 +444,11 @@ def save_plots(summary: dict[str, Any], rows: Sequence[Row], directory: Path) ->
     out = []
     for name, fig in figures:
         path = directory / name
-        tmp = temp_sibling(path)
         try:
-            fig.savefig(tmp, dpi=110, format="png")
-            os.replace(tmp, path)
-        finally:
-            tmp.unlink(missing_ok=True)
+            with partial_file(path) as tmp:
+                fig.savefig(tmp, dpi=110, format="png")
+                os.replace(tmp, path)
+        except OSError as e:
+            raise OSError(e.errno, e.strerror or str(e), str(path)) from e
         out.append(path)
     return out

@@ -37,7 +37,9 @@ from warlords_sim._files import (
     MAX_INT_DIGITS,
     FileProblem,
     find_long_number,
+    open_regular,
     parse_json,
+    partial_file,
     read_regular,
     replace_text,
 )
@@ -96,63 +98,151 @@ def _format(row: Row) -> list[str]:
     return ["" if row.get(c) is None else str(row[c]) for c in COLUMNS]
 
 
-def read_rows(path: str | Path) -> list[Row]:
-    """The games in a ``games.csv`` (the first row of each (variant, index);
-    a last line cut short is ignored; no file: none).
+#: Longest line of a games.csv read, bytes (a row is about 150 bytes).
+MAX_LINE_BYTES = 65_536
+
+
+def _open_csv(path: Path, mode: str = "rb") -> IO[bytes] | None:
+    """``path`` opened if it is a regular file (a FIFO or a device is
+    refused, never read), None if there is none.
 
     Raises:
-        ExperimentError: not a games.csv of this version, or a bad cell.
+        ExperimentError: not a regular file, or it cannot be opened.
+    """
+    try:
+        return open_regular(path, "games.csv (a regular file)", mode)
+    except FileNotFoundError:
+        return None
+    except FileProblem as e:
+        raise ExperimentError(f"{path}: {e}") from None
+    except OSError as e:
+        raise ExperimentError(f"{path}: cannot read it: {e.strerror or e}") from e
+
+
+def _lines(f: IO[bytes], path: Path) -> Iterator[str]:
+    """The whole lines of ``f`` (a last line cut short by a crash is left
+    out), each read with a bound: a line over :data:`MAX_LINE_BYTES` ends
+    the reading with an error instead of taking the memory."""
+    n = 0
+    while True:
+        raw = f.readline(MAX_LINE_BYTES + 1)
+        n += 1
+        if not raw.endswith(b"\n"):
+            if len(raw) > MAX_LINE_BYTES:
+                raise ExperimentError(
+                    f"{path}: line {n}: longer than {MAX_LINE_BYTES} bytes (a row of "
+                    "games.csv is about 150); it was not written by warlords-sim variants, "
+                    "use another --out"
+                )
+            return  # the end, or a last line cut short
+        yield raw.decode("utf-8", errors="replace")
+
+
+def _rows(f: IO[bytes], path: Path) -> Iterator[tuple[int, dict[str, str]]]:
+    """(line, row) of the CSV in ``f``, as :class:`csv.DictReader` reads it,
+    its first line checked against :data:`COLUMNS`.
+
+    Raises:
+        ExperimentError: not a games.csv of this version, or not CSV.
+    """
+    lines = _lines(f, path)
+    reader = csv.DictReader(lines)
+    try:
+        fields = tuple(reader.fieldnames or ())
+        if fields and fields != COLUMNS:
+            raise ExperimentError(
+                f"{path}: expected the columns {','.join(COLUMNS)}; it was not written by "
+                "this version of warlords-sim variants, use another --out"
+            )
+        for raw in reader:
+            yield reader.line_num, raw
+    except csv.Error as e:
+        raise ExperimentError(
+            f"{path}: line {reader.line_num}: not a games.csv row ({e}); use another --out"
+        ) from None
+
+
+def read_rows(path: str | Path) -> list[Row]:
+    """The games in a ``games.csv`` (the first row of each (variant, index);
+    a last line cut short is ignored; no file: none). Read line by line,
+    each line bounded (:data:`MAX_LINE_BYTES`).
+
+    Raises:
+        ExperimentError: not a regular file, not a games.csv of this
+            version, a line too long, or a bad cell.
     """
     path = Path(path)
-    if not path.exists():
+    f = _open_csv(path)
+    if f is None:
         return []
-    data = path.read_bytes()
-    text = data[: data.rfind(b"\n") + 1].decode("utf-8", errors="replace")
-    if not text:
-        return []
-    reader = csv.DictReader(io.StringIO(text))
-    if tuple(reader.fieldnames or ()) != COLUMNS:
-        raise ExperimentError(
-            f"{path}: expected the columns {','.join(COLUMNS)}; it was not written by "
-            "this version of warlords-sim variants, use another --out"
-        )
     rows: list[Row] = []
     seen: set[tuple[str, str, int]] = set()
-    for raw in reader:
-        row = parse_row(raw, str(path))
-        key = (row["variant"], row["skill"], row["index"])
-        if key not in seen:
-            seen.add(key)
-            rows.append(row)
+    with f:
+        for line, raw in _rows(f, path):
+            row = parse_row(raw, f"{path}: line {line}")
+            key = (row["variant"], row["skill"], row["index"])
+            if key not in seen:
+                seen.add(key)
+                rows.append(row)
     return rows
 
 
 def _add_skill_column(path: Path) -> None:
     """A games.csv of settings version 1 rewritten with the ``skill`` column
     (the default skill: the only one such a folder may resume with, see
-    :func:`~.specs.check_resumable`); any other file is left alone."""
-    if not path.exists():
+    :func:`~.specs.check_resumable`); any other file is left alone. Read
+    line by line (as :func:`read_rows`) into a partial file that replaces
+    ``path`` whole."""
+    f = _open_csv(path)
+    if f is None:
         return
-    data = path.read_bytes()
-    text = data[: data.rfind(b"\n") + 1].decode("utf-8", errors="replace")
-    reader = csv.DictReader(io.StringIO(text))
-    if tuple(reader.fieldnames or ()) != COLUMNS_V1:
+    with f:
+        lines = _lines(f, path)
+        try:
+            reader = csv.DictReader(lines)
+            if tuple(reader.fieldnames or ()) != COLUMNS_V1:
+                return
+            label = skill_label(DEFAULT_SKILL)
+            with partial_file(path) as tmp:
+                with tmp.open("w", encoding="utf-8", newline="") as out:
+                    writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
+                    writer.writeheader()
+                    for raw in reader:
+                        writer.writerow({**raw, "skill": label})
+                os.replace(tmp, path)
+        except csv.Error as e:
+            raise ExperimentError(f"{path}: not a games.csv ({e}); use another --out") from None
+
+
+def _cut_partial_line(f: IO[bytes]) -> None:
+    """Cut a last line left short by a crash (no newline at the end of the
+    file) off ``f``, looking back from the end in bounded chunks."""
+    end = f.seek(0, os.SEEK_END)
+    if end == 0:
         return
-    out = io.StringIO()
-    writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    label = skill_label(DEFAULT_SKILL)
-    for raw in reader:
-        writer.writerow({**raw, "skill": label})
-    replace_text(path, out.getvalue())
+    f.seek(end - 1)
+    if f.read(1) == b"\n":
+        return
+    pos = end
+    while pos > 0:
+        step = min(pos, 1 << 16)
+        f.seek(pos - step)
+        chunk = f.read(step)
+        nl = chunk.rfind(b"\n")
+        if nl >= 0:
+            f.truncate(pos - step + nl + 1)
+            return
+        pos -= step
+    f.truncate(0)
 
 
 def _owner(directory: Path) -> str:
     """Who holds ``directory``'s lock, for a message: ``pid 1234`` (``on
     HOST`` if another machine's), or ``pid unknown``."""
     try:
-        pid, _, host = (directory / LOCK_OWNER).read_text(encoding="utf-8").strip().partition(" ")
-    except (OSError, UnicodeDecodeError):
+        raw = read_regular(directory / LOCK_OWNER, 4096, "lock owner file")
+        pid, _, host = raw.decode("utf-8").strip().partition(" ")
+    except (OSError, UnicodeDecodeError, FileProblem):
         return "pid unknown"
     if not pid.isdigit() or len(pid) > 12:
         return "pid unknown"
@@ -202,8 +292,7 @@ class GameStore:
     def __init__(self, directory: str | Path | None) -> None:
         self.directory = Path(directory) if directory is not None else None
         self.rows: list[Row] = []
-        self._file: IO[str] | None = None
-        self._writer: Any = None
+        self._file: IO[bytes] | None = None
 
     @property
     def csv_path(self) -> Path | None:
@@ -249,37 +338,60 @@ class GameStore:
         self.rows = self._load_and_repair()
         path = d / GAMES_CSV
         new = not path.exists() or path.stat().st_size == 0
-        self._file = path.open("a", encoding="utf-8", newline="")
-        self._writer = csv.writer(self._file, lineterminator="\n")
+        self._file = open(path, "ab", buffering=0)  # noqa: SIM115 (open while the run lasts)
         if new:
-            self._writer.writerow(COLUMNS)
-            self._file.flush()
+            self._write_line(list(COLUMNS))
         return list(self.rows)
 
     def _load_and_repair(self) -> list[Row]:
         path = self.csv_path
         assert path is not None
-        if path.exists():
-            data = path.read_bytes()
-            if data and not data.endswith(b"\n"):  # a line cut short by a crash
-                with path.open("r+b") as f:
-                    f.truncate(data.rfind(b"\n") + 1)
+        f = _open_csv(path, "r+b")
+        if f is not None:
+            with f:
+                _cut_partial_line(f)
         return read_rows(path)
 
     def append(self, row: Row) -> None:
-        """Keep a finished game (appended to games.csv and flushed)."""
+        """Keep a finished game (appended to games.csv and on disk).
+
+        Raises:
+            ExperimentError: games.csv cannot be written (a full disk): the
+                row is not kept, the games before it are (the same command
+                again resumes).
+        """
         cells = _format(row)
-        if self._writer is not None and self._file is not None:
-            self._writer.writerow(cells)
-            self._file.flush()
+        if self._file is not None:
+            self._write_line(cells)
         # keep what was written, read back: in-memory rows equal a resumed run's
         self.rows.append(parse_row(dict(zip(COLUMNS, cells, strict=True))))
+
+    def _write_line(self, cells: list[str]) -> None:
+        """One CSV line written whole, or not at all (on an error the file is
+        cut back to where it was: no half row)."""
+        assert self._file is not None and self.csv_path is not None
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerow(cells)
+        data = memoryview(out.getvalue().encode("utf-8"))
+        f = self._file
+        start = f.seek(0, os.SEEK_END)
+        try:
+            while data:
+                data = data[f.write(data) or 0 :]
+        except OSError as e:
+            with contextlib.suppress(OSError):
+                f.truncate(start)
+            n = len(self.rows)
+            kept = f"the {n} games before are kept: " if n else ""
+            raise ExperimentError(
+                f"{self.csv_path}: cannot write it: {e.strerror or e}; {kept}free some space "
+                "and run the same command again" + (" to resume" if n else "")
+            ) from e
 
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
             self._file = None
-            self._writer = None
 
     def __enter__(self) -> GameStore:
         return self

@@ -18,7 +18,7 @@ from warlords_sim.fidelity.suite import FidelityReport, ScenarioReport
 from warlords_sim.physics.types import DiePose, Region, RegionKind
 from warlords_sim.plotting import draw_board
 
-__all__ = ["ENGINE_COLOURS", "plot_paths", "scenario_plot"]
+__all__ = ["ENGINE_COLOURS", "plot_paths", "plot_title", "scenario_plot"]
 
 #: Colours of the first engine and of the baseline.
 ENGINE_COLOURS = ("#1f5fbf", "#d9480f")
@@ -32,6 +32,19 @@ def plot_paths(report_or_names: FidelityReport | list[str], folder: str | Path) 
         else report_or_names
     )
     return [Path(folder) / f"{n}.png" for n in names]
+
+
+def plot_title(sr: ScenarioReport, labels: tuple[str, str]) -> str:
+    """The picture's title: the scenario, the engines, the verdict and how
+    many criteria agree ("disagree: 3 of 8 criteria agree"; it said
+    "disagree (3/8 criteria)", which reads as 3 disagreeing), then the
+    scenario's description on a second line."""
+    verdict = "agree" if sr.passed else "disagree"
+    n_pass = sum(c.passed for c in sr.checks)
+    return (
+        f"{sr.scenario.name}: {labels[0]} vs {labels[1]}: {verdict}: "
+        f"{n_pass} of {len(sr.checks)} criteria agree\n{sr.scenario.description}"
+    )
 
 
 def scenario_plot(board: Board, sr: ScenarioReport, engines: tuple[str, str], path: Path) -> Path:
@@ -101,12 +114,6 @@ def scenario_plot(board: Board, sr: ScenarioReport, engines: tuple[str, str], pa
     ax_f.set_xlabel(f"face up (launched with {sc.flick.face} up)")
     ax_f.set_ylabel("dice on the board")
     ax_f.legend(fontsize=8)
-    verdict = "agree" if sr.passed else "disagree"
-    n_pass = sum(c.passed for c in sr.checks)
-    fig.suptitle(
-        f"{sc.name}: {labels[0]} vs {labels[1]}: {verdict} ({n_pass}/{len(sr.checks)} criteria)"
-        f"\n{sc.description}",
-        fontsize=11,
-    )
+    fig.suptitle(plot_title(sr, labels), fontsize=11)
     fig.savefig(path, format="png", dpi=100)
     return path

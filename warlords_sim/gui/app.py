@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,9 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
             at the bottom (None: on when two or more players are human, see
             :class:`~warlords_sim.gui.hotseat.HotSeat`); ``R`` toggles it.
         mute: start without impact sounds (M turns them on; see :mod:`.sound`).
+        clock: the wall clock each frame reads to advance the game (seconds;
+            default ``time.perf_counter``). A test passes its own, so that
+            what a frame shows does not depend on how busy the machine is.
     """
 
     def __init__(
@@ -76,8 +80,10 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         *,
         rotate: bool | None = False,
         mute: bool = False,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         super().__init__(width, height, caption="Warlords", resizable=True, visible=visible)
+        self._clock = clock
         self.set_minimum_size(640, 480)
         pyglet.gl.glClearColor(0.95, 0.94, 0.91, 1.0)
         self.c = controller
@@ -104,7 +110,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         self.frame_ms: list[float] = []
         #: Frames drawn and shown by :meth:`frame` (the others were skipped).
         self.frames_drawn = 0
-        self._last = time.perf_counter()
+        self._last = self._clock()
         self._labels_round = -1
         self._stale = True  # the frame on screen must be redrawn (resize, expose)
         self._screen: object = None  # what the last frame's window-sized parts showed
@@ -163,7 +169,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
 
     def update(self, _dt: float = 0.0) -> None:
         """Feed the wall-clock time since the last update to the controller."""
-        now = time.perf_counter()
+        now = self._clock()
         dt, self._last = now - self._last, now
         self.c.tick(dt)
         self.hotseat.tick(dt)

@@ -3,6 +3,7 @@ the labels placed on the board (seat names, front-area numbers)."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +16,7 @@ from warlords_sim.bots.skill import skill_label
 from warlords_sim.colours import SEAT_COLOUR_NAMES
 from warlords_sim.gui.controller import GameController, Phase
 from warlords_sim.gui.render import Colour, seat_rgb, shade
+from warlords_sim.rules.scoring import winners_text
 
 __all__ = ["COUNTS_HEADER", "PANEL_WIDTH", "PLAY_HELP", "SCORED_LEGEND", "Hud", "bot_label"]
 
@@ -23,6 +25,8 @@ PANEL_WIDTH = 330
 _FONT = 11
 _INK = (40, 34, 28, 255)
 _RED = (180, 30, 30, 255)
+#: Characters a line of the end screen holds (its 420 px text width at 13 pt).
+_END_SCREEN_CHARS = 46
 #: The heading of the panel's dice table: the rulebook's places of a
 #: player's dice ("in play": the supply and the board) and the damage so far.
 COUNTS_HEADER = "    supply in play courtyard out damage"
@@ -330,10 +334,9 @@ class Hud:
             for p in range(c.config.players):
                 lines.append(f"P{p}: total damage {s.totals[p]}")
             lines.append("")
-            if len(s.winners) == 1:
-                lines.append(f"Winner: P{s.winners[0]} (the least damage)")
-            else:
-                lines.append("Shared win: " + ", ".join(f"P{w}" for w in s.winners))
+            final = s.history[-1].scored_on_opponents if s.history else [0] * len(s.totals)
+            # the winner and the rule that decided it, wrapped to the screen
+            lines.extend(textwrap.wrap(winners_text(s.totals, final), _END_SCREEN_CHARS))
             lines.append("Esc or close the window to quit")
         else:
             return None

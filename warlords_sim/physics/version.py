@@ -52,15 +52,21 @@ History:
     bits. And a low strike's pressed trailing edge slides at ``forward +
     |w| a / 2`` (it was given ``forward - |w| a / 2``, the high strike's
     leading edge, and 70 % of low strikes ended behind their start).
+    And a rolling die that runs into something (a wall, a pin, the
+    siege engine, a die: a contact pushing back against its motion) stops
+    rolling there, lying on the face nearer up and sliding on at the
+    velocity the contact left it; the roll used to overwrite every
+    contact's answer and drive the die on through walls and pins (issue 18).
     ``2.5d-8``: a die turning over a bottom edge is dynamics, not a
     kinematic path (``physics/pivot.py``, issue 19): it rolls on the edge or
     slips under Coulomb friction, rocks back when it cannot tip, and hops
     off the edge where the floor would have to pull; a die that stops
     bouncing pivots from the tilt it came down at (it was snapped flat); a
     pivot reaching a face is an impact of the landing model (it kept 1/4 of
-    its turning rate whatever its edge's slip); a blow on a pivoting die
-    passes momentum as pymunk solved it (the die was an immovable shover).
-    In 10,000 fuzzed flicks 260 gained over 1 % of their energy before.
+    its turning rate whatever its edge's slip); a contact's answer during a
+    pivot is folded into it (momentum passes as pymunk solved it; it ended
+    the roll in 2.5d-7). In 10,000 fuzzed flicks 260 gained over 1 % of
+    their energy before.
 """
 
 from __future__ import annotations

@@ -43,8 +43,12 @@ Contract
   (tests/test_physics_faults.py).
 * Maximum flick speed :data:`MAX_FLICK_SPEED` (2000 mm/s): a die then moves
   8.3 mm a step, less than the 11 mm of die half-width plus pin radius and
-  the 16 mm of die half-width plus half the thinnest wall, so it cannot pass
-  through a pin or wall between two steps (pymunk has no swept collision).
+  the 11 mm of die half-width plus half the thinnest wall (the 6 mm side
+  walls), so it cannot pass through a pin or wall between two steps (pymunk
+  has no swept collision). A die that pivots is moved by a velocity the
+  pivot sets before every step; the velocity a contact leaves it with is
+  folded into the pivot (:meth:`World._advance_roll`), which would
+  otherwise overwrite the contact's answer step after step.
 """
 
 from __future__ import annotations

@@ -44,11 +44,15 @@ from warlords_sim.rules.actions import Action, action_from_dict
 from warlords_sim.rules.errors import HouseRulesError
 from warlords_sim.rules.physics_port import ENGINES
 
-__all__ = ["MAX_FILE_BYTES", "Replay", "load_replay", "to_action"]
+__all__ = ["MAX_FILE_BYTES", "MAX_LINE_BYTES", "Replay", "load_replay", "to_action"]
 
 #: A replay larger than this is refused (the largest example, a 4-player
 #: game, is 241 kB).
 MAX_FILE_BYTES = 64 << 20
+#: A line longer than this is refused before it is parsed (the longest of the
+#: examples is 1.8 kB; a result line of 100 rounds of 4 players with 20 dice
+#: each about 130 kB), so that no line can cost more than its bytes' worth.
+MAX_LINE_BYTES = 1 << 20
 
 
 @dataclass
@@ -196,6 +200,11 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
         def err(msg: str, where: str = where) -> ReplayError:
             return ReplayError(f"{where}: {msg}")
 
+        if len(raw) > MAX_LINE_BYTES:
+            raise err(
+                f"a line of {len(raw)} bytes: expected at most {MAX_LINE_BYTES} (a game's "
+                "longest, its result line, is some kB)"
+            )
         try:
             obj = parse_json(raw.decode("utf-8"))
         except FileProblem as e:
@@ -392,3 +401,26 @@ def _check_action(line: ActionLine, header: Header, expected: int, err: Any) -> 
         )
     if header.mode == "sandbox" and not is_flick:
         raise err("field `action.type`: expected 'flick' in a sandbox replay")
+    _check_dice_lists(line, header, expected, err)
+
+
+def _check_dice_lists(line: ActionLine, header: Header, index: int, err: Any) -> None:
+    """``dice`` and ``gone`` name each die at most once, and no more dice
+    than the game has (players x dice_per_player, ids from 0) or, in a
+    sandbox, than its flicks so far can have added (one a flick)."""
+    if header.mode == "game" and header.house_rules is not None:
+        count = header.players * header.house_rules.dice_per_player
+        most, what = count, f"the game's {count} dice, ids 0..{count - 1}"
+    else:
+        count, most, what = -1, index, f"the dice {index} flicks can have put on the board"
+    for name, ids in (("dice", [d.id for d in line.dice]), ("gone", line.gone)):
+        if len(ids) > most:
+            raise err(f"field `{name}`: expected at most {most} dice ({what}), got {len(ids)}")
+        bad = next((i for i in ids if i < 0 or 0 <= count <= i), None)
+        if bad is not None:
+            raise err(f"field `{name}`: expected die ids of {what}, got {bad}")
+        seen: set[int] = set()
+        for i in ids:
+            if i in seen:
+                raise err(f"field `{name}`: expected each die once, got die {i} twice")
+            seen.add(i)

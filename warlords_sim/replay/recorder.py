@@ -24,9 +24,11 @@ before its first action removes the file it created (``with`` block or
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import os
+import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
@@ -245,9 +247,9 @@ class Recorder:
         try:
             if force:
                 p = temp_sibling(target)
-                fh = open(p, "wb")  # noqa: SIM115 (kept open while recording)
+                fh = open(p, "wb", buffering=0)  # noqa: SIM115 (kept open while recording)
             else:
-                fh = open(p, "xb")  # noqa: SIM115 (kept open while recording)
+                fh = open(p, "xb", buffering=0)  # noqa: SIM115 (kept open while recording)
         except FileExistsError:
             raise ReplayError(
                 f"{p}: the file already exists; pass --force to overwrite it or pick another path"
@@ -283,7 +285,7 @@ class Recorder:
             raise ReplayError(f"{replay.path}: the replay is finished (it has a result line)")
         p = replay.path
         try:
-            fh = open(p, "r+b")  # noqa: SIM115 (kept open while recording)
+            fh = open(p, "r+b", buffering=0)  # noqa: SIM115 (kept open while recording)
             fh.truncate(replay.valid_bytes)
             fh.seek(replay.valid_bytes)
             if replay.needs_newline:
@@ -298,13 +300,43 @@ class Recorder:
     # -------------------------------------------------------------- writing
 
     def _write(self, obj: Any) -> None:
-        data = _dumps(obj)
+        """Append one line whole and make it durable (fsync), or, on an error
+        (a full disk), cut the file back to its last whole line and raise.
+
+        The file is unbuffered: nothing of a failed line is left in a buffer
+        for a later close to write, so the lines before it stay a valid,
+        resumable replay.
+        """
+        data = memoryview(_dumps(obj))
+        fh = self._fh
+        start = fh.seek(0, os.SEEK_END)
         try:
-            self._fh.write(data)
-            self._fh.flush()
-            os.fsync(self._fh.fileno())
+            while data:
+                data = data[fh.write(data) or 0 :]
+            os.fsync(fh.fileno())
         except OSError as e:
-            raise ReplayError(f"{self.path}: cannot write the replay: {e.strerror or e}") from e
+            with contextlib.suppress(OSError):
+                fh.truncate(start)
+            raise ReplayError(self._cannot_write(e)) from e
+
+    def _cannot_write(self, e: OSError) -> str:
+        """The one line of a failed write: the file, why, and what is kept
+        (the actions before, and how to go on from them)."""
+        why = f"{self.path}: cannot write the replay: {e.strerror or e}"
+        n = self.actions
+        if n == 0 and self.created:
+            return f"{why} (nothing was recorded)"
+        kept = f"{why}; the {n} actions recorded before are kept"
+        if self.pending:
+            kept += f" there ({self.target} is unchanged)"
+        if self.header.mode != "game":
+            return kept
+        path = shlex.quote(str(self.path))
+        how = f"warlords-sim play --resume {path}"
+        if "human" not in self.header.bots:
+            bots = ",".join(self.header.bots)
+            how += f" (or headless: warlords-sim replay {path} --branch NEW --bots {bots})"
+        return f"{kept}: free some space, then continue the game with: {how}"
 
     @property
     def actions(self) -> int:

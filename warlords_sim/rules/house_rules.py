@@ -60,10 +60,13 @@ class HouseRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
         three_player_rotation: [True] brief 4.7: with three players the castles
             rotate after each round.
         three_player_walled_seat: [3] the seat closed by the three-player wall.
-        unlanded_wall_exit: ["return"] with side walls, a flicked die that leaves
-            over a wall without first touching the board returns to its owner's
-            supply ("eliminate": it is eliminated like any other).
-        spy_into_castle: [False] a Spy may not be placed in a courtyard or gateway.
+        unlanded_wall_exit: ["return"] with side walls, a die flicked from
+            the supply that leaves over a wall without first touching down
+            returns to its owner's supply ("eliminate": it is eliminated
+            like any other). A die flicked from the board or shot from the
+            siege engine was on the board: it is removed from play either way.
+        spy_into_castle: [False] a Spy may not be placed with any part of it
+            in a courtyard or gateway (True: anywhere there).
         general_chain: ["rulebook"] "The die showing the 6 can not be flicked
             a second time" (General): under a General's ability no die
             flicked this turn that shows a 6 may be flicked again, so in a

@@ -12,7 +12,13 @@ import math
 from dataclasses import dataclass
 
 from warlords_sim.board import Crenelation
-from warlords_sim.physics.footprint import Polygon, square, what_overlaps
+from warlords_sim.physics.footprint import (
+    Polygon,
+    polygons_overlap,
+    rect_polygon,
+    square,
+    what_overlaps,
+)
 from warlords_sim.physics.regions import classify, footprint, overlaps_moat
 from warlords_sim.physics.types import RegionKind
 from warlords_sim.rules import errors as err
@@ -242,11 +248,10 @@ def check_spy_spot(state: GameState, die: int, x: float, y: float) -> None:
         raise err.SpyPlacementError("a Spy may be moved anywhere outside of the center ring")
     if region.kind is RegionKind.MOAT or overlaps_moat(b, x, y, angle, state.config.castle_seats()):
         raise err.SpyPlacementError("a Spy may not be moved within any castle moat")
-    if region.kind in (RegionKind.COURTYARD, RegionKind.GATEWAY) and not (
-        state.config.house_rules.spy_into_castle
-    ):
+    if not state.config.house_rules.spy_into_castle and _reaches_into_castle(state, x, y, angle):
         raise err.SpyPlacementError(
-            "a Spy may not be moved into a castle (house rule spy_into_castle = false)"
+            "a Spy may not be moved into a castle, not even in part "
+            "(house rule spy_into_castle = false)"
         )
     phys = state.physics
     size = b.die.size_mm
@@ -268,6 +273,26 @@ def check_spy_spot(state: GameState, die: int, x: float, y: float) -> None:
         raise err.SpyPlacementError(
             f"({x:g}, {y:g}) mm is on top of a wall, pin or die ({_spot_name(blocker)})"
         )
+
+
+def _reaches_into_castle(state: GameState, x: float, y: float, angle: float) -> bool:
+    """Would a die set down at (x, y) mm, turned ``angle`` rad, have any part
+    of its footprint inside a standing castle's courtyard or gateway?
+
+    ``spy_into_castle = false`` reads "anywhere on the board" as outside the
+    castles, and "into a castle" as the rulebook reads the Spy's other bans
+    ("outside of the center ring", "not within any castle moat"): any part
+    of the die. It used to refuse only a die entirely inside (the region a
+    die scores in), so a Spy could be set down 15.5 of its 16 mm inside a
+    courtyard, straddling its gateway (RULES.md)."""
+    b = state.board
+    poly = square(x, y, angle, b.die.size_mm)
+    for seat in state.config.castle_seats():
+        castle = b.castles[seat]
+        for r in (castle.courtyard, *castle.gateways):
+            if polygons_overlap(poly, rect_polygon(r.x0, r.y0, r.x1, r.y1)):
+                return True
+    return False
 
 
 def _spot_name(blocker: str) -> str:

@@ -1,8 +1,13 @@
 """After a flick settles: where every die now is.
 
 * Dice Leaving the Board: "Any die that leaves the board for any reason is
-  eliminated from play for the round." With side walls: "Dice that leave
-  play over the walls are removed from play."
+  eliminated from play for the round." With side walls: "No dice can leave
+  the play area without first making contact with the board. Dice that
+  leave play over the walls are removed from play." A die flicked from the
+  supply (a crenelation) that leaves over a wall before it ever touched
+  down returns to the supply (house rule ``unlanded_wall_exit``); a die
+  flicked from the board, or shot from the siege engine, was on the board
+  before the flick and is removed from play (RULES.md).
 * "The active player's final die may not leave the board to end a round. If
   it leaves the board it is returned to the active player's castle."
 * End of a Round and Damage: "Any die that is entirely inside a castle
@@ -29,13 +34,29 @@ class Placement:
     scored: tuple[int, ...]  # now in a courtyard
 
 
-def _landed_before_exit(result: FlickResult, die: int) -> bool:
+#: Launches of a die that is on the board before its flick: it has made
+#: contact with the board already (a siege shot's die is picked up from it).
+_FROM_THE_BOARD = (LaunchKind.TABLE, LaunchKind.SIEGE)
+
+
+def _touched_board_before_exit(result: FlickResult, die: int) -> bool:
+    """Had the flicked ``die`` made contact with the board before it left
+    it ("No dice can leave the play area without first making contact with
+    the board")? A die flicked from the board or shot from the siege engine
+    had (it lay on the board); a die from the supply only if it landed
+    (a LANDING event of it before its EXIT).
+
+    It used to look for the LANDING first and return "not landed" at the
+    EXIT, so that its rule for dice from the board was never reached: a die
+    flicked from the board over a wall went back to the supply."""
+    if result.flick.launch in _FROM_THE_BOARD:
+        return True
     for e in result.events:
         if e.die == die and e.kind is EventKind.LANDING:
             return True
         if e.die == die and e.kind is EventKind.EXIT:
             return False
-    return result.flick.launch is LaunchKind.TABLE
+    return False
 
 
 def _to_back_of_courtyard(state: GameState, die: int, seat: int) -> DiePose:
@@ -119,7 +140,7 @@ def place_dice(state: GameState, result: FlickResult) -> Placement:
             die == flicked
             and state.side_walls
             and hr.unlanded_wall_exit == "return"
-            and not _landed_before_exit(result, die)
+            and not _touched_board_before_exit(result, die)
         ):
             d.location = Location.SUPPLY
             returned.append(die)

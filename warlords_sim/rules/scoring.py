@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from warlords_sim.rules.game import GameState, Location
 
-__all__ = ["courtyard_dice", "first_player_after", "round_damage", "scored_on_opponents", "winners"]
+__all__ = [
+    "courtyard_dice",
+    "first_player_after",
+    "round_damage",
+    "scored_on_opponents",
+    "winners",
+    "winners_text",
+]
 
 
 def courtyard_dice(state: GameState) -> list[tuple[int, int, int]]:
@@ -82,3 +89,39 @@ def winners(totals: list[int], final_scored: list[int]) -> tuple[int, ...]:
         return (tied[0],)
     best = max(final_scored[p] for p in tied)
     return tuple(p for p in tied if final_scored[p] == best)
+
+
+def _names(players: list[int]) -> str:
+    names = [f"P{p}" for p in players]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def winners_text(totals: list[int], final_scored: list[int]) -> str:
+    """One line saying who won and which rule decided it (RULES.md, Winner
+    and Final tie-break), for the command line and the window: the lowest
+    total damage; among players tied on it, the highest total of dice in
+    opponents' courtyards in the final round ("in opponent's towers for
+    the current round"); tied there too, a shared win.
+
+    Args:
+        totals: total damage per player.
+        final_scored: per player, the face total of their dice in
+            opponents' courtyards at the end of the final round
+            (:func:`scored_on_opponents`; ``RoundRecord.scored_on_opponents``).
+    """
+    won = winners(totals, final_scored)
+    low = min(totals)
+    tied = [p for p, t in enumerate(totals) if t == low]
+    if len(tied) == 1:
+        return f"Winner: P{won[0]} (lowest total damage {low})"
+    tie = f"{_names(tied)} tied on {low} damage"
+    scores = ", ".join(f"P{p} {final_scored[p]}" for p in tied)
+    if len(won) == 1:
+        return (
+            f"Winner: P{won[0]} ({tie}; tie-break: most in opponents' courtyards "
+            f"in the final round, {scores})"
+        )
+    return (
+        f"Shared win: {_names(list(won))} ({tie}, and tied on the tie-break, "
+        f"dice in opponents' courtyards in the final round: {scores})"
+    )
