@@ -1310,9 +1310,34 @@ class World:
         x, y = d.body.position
         vx, vy = d.body.velocity
         dvx, dvy = vx - ro.sent[0], vy - ro.sent[1]
+        if dvx * ro.sent[0] + dvy * ro.sent[1] < 0.0:
+            # it ran into something (a contact pushing back against its
+            # motion): the pivot ends there, lying on the face nearer up,
+            # tipped against what stopped it, sliding on at the velocity the
+            # contact left it with (its turning is lost to the blow). Driven
+            # on, it would press through walls and pins step after step
+            # (saved cases in tests/test_physics_tunnelling.py)
+            r = ro.r0
+            if ro.next.phi > math.pi / 4.0:
+                r = tumble.quarter_turn(ro.r0, ro.ux, ro.uy)
+                px, py = d.body.position
+                self._events.append(
+                    Event(
+                        EventKind.LANDING,
+                        self.time,
+                        d.id,
+                        float(px),
+                        float(py),
+                        "table" if d.floor == 0.0 else "top",
+                        abs(ro.next.rate) * self._size,
+                        face_up(r),
+                    )
+                )
+            self._end_roll(d, r, lean=(ro.ux, ro.uy), slide=(float(vx), float(vy)))
+            return
         if dvx != 0.0 or dvy != 0.0:
-            # struck in the step (pymunk's impulse from a die, wall or pin it
-            # met): the blow's change of the centre's velocity is the pivot's
+            # struck from behind or the side in the step (pymunk's impulse
+            # from a die that met it): the blow's change of the centre's velocity is the pivot's
             # too, taken at the centre's height (the plane shows no more), so
             # momentum and energy pass between the dice as pymunk solved them
             nxt = ro.next
