@@ -977,3 +977,42 @@ def test_a_writer_killed_with_9_leaves_nothing_the_next_run_keeps(tmp_path: Path
     with saving(target, "--out", False) as tmp:
         tmp.write_bytes(b"GIF89a")
     assert sorted(os.listdir(tmp_path)) == ["g.gif"]
+
+
+def test_a_huge_hex_integer_is_one_line_naming_the_field(tmp_path: Path) -> None:
+    """What once broke (break-it review): ``x = 0xfff...`` of 5,000 hex
+    digits passed the decimal check, and counting its digits raised
+    Python's 4,300-digit limit: a traceback for a board, a line naming no
+    file for a rules file."""
+    from warlords_sim.cli import main
+
+    text = (ROOT / "boards" / "standard.toml").read_text(encoding="utf-8")
+    path = tmp_path / "hex.toml"
+    path.write_text(text.replace("[field]", "[field]\nx = 0x" + "f" * 5000, 1), encoding="utf-8")
+    res = CliRunner().invoke(main, ["board", str(path)])
+    assert res.exit_code == 2, res.output
+    line = res.stderr.strip()
+    assert str(path) in line and "field `field.x`" in line and "\n" not in line
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_force_never_replaces_what_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
+    """What once broke (break-it review): ``--force`` replaced a FIFO, and
+    ``/dev/full``, with a regular file (for root, the device of the whole
+    machine). Only regular files are replaced."""
+    from warlords_sim.cli import main
+
+    if kind == "fifo":
+        target = tmp_path / "f.jsonl"
+        os.mkfifo(target)
+        args = ["simulate", "--players", "2", "--seed", "1", "--record", str(target), "--force"]
+    else:
+        target = tmp_path / "null.jsonl"
+        target.symlink_to("/dev/null")
+        src = ROOT / "examples" / "replays" / "game-2p-standard.jsonl"
+        args = ["replay", str(src), "--until", "2", "--branch", str(target), "--force"]
+    before = os.stat(target).st_mode
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 2, res.output
+    assert "not a regular file" in res.stderr
+    assert os.stat(target).st_mode == before

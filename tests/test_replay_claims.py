@@ -53,6 +53,10 @@ def _first_with_dice(objs: Objs) -> dict[str, Any]:
     return next(x for x in objs[1:] if x.get("dice"))
 
 
+def _retype(d: dict[str, Any], key: str, kind: Callable[[Any], Any]) -> None:
+    d[key] = kind(d[key])
+
+
 def _set_die(o: dict[str, Any]) -> None:
     o["dice"][0][4] = 7 - o["dice"][0][4]
 
@@ -69,6 +73,9 @@ FORGERIES: dict[str, tuple[Path, Callable[[Objs], None], str]] = {
     "dice face": (GAME, lambda o: _set_die(_first_with_dice(o)), "dice"),
     "dice emptied": (GAME, lambda o: _first_with_dice(o).update(dice=[]), "dice"),
     "gone": (GAME, lambda o: o[_round_end_index(o) + 1].update(gone=[]), "gone"),
+    # what once broke too: Python's == took these for the recorded values
+    "flicks retyped 58.0": (GAME, lambda o: _retype(o[-1]["rounds"][0], "flicks", float), "rounds"),
+    "out_player retyped": (GAME, lambda o: o[-1]["rounds"][0].update(side_walls=0), "rounds"),
     "sandbox summary": (SANDBOX, lambda o: o[2].update(summary="a hole in one"), "summary"),
     "sandbox winners": (SANDBOX, lambda o: o[-1].update(winners=[0]), "winners"),
 }  # fmt: skip
@@ -82,13 +89,28 @@ def test_a_forged_claim_fails_verify_naming_its_field(case: str, tmp_path: Path)
     path = _write(objs, tmp_path / "forged.jsonl")
     res = CliRunner().invoke(main, ["replay", str(path), "--verify"])
     assert res.exit_code == 1, res.output
-    assert f"field `{name}`" in res.output, res.output
+    assert f"field `{name}" in res.output, res.output
     res = CliRunner().invoke(main, ["replay", str(path), "--verify", "--json"])
     rep = json.loads(res.output.splitlines()[-1])
     assert rep["ok"] is False
     assert (rep["first_claim_differs"] or {}).get("field") == name or name in (
         rep["result_differs"] or ""
     )
+
+
+def test_the_message_names_the_innermost_field_that_differs(tmp_path: Path) -> None:
+    """A damage edited deep in the result's rounds, or a face in an
+    action's dice, is named to the element, not as two cut-off dumps."""
+    objs = _objs(GAME)
+    objs[-1]["rounds"][1]["damage"][0] += 1
+    first = _first_with_dice(objs)
+    first["dice"][0][4] = 7 - first["dice"][0][4]
+    res = CliRunner().invoke(main, ["replay", str(_write(objs, tmp_path / "f.jsonl")), "--verify"])
+    assert "field `dice[0][4]`: recorded " in res.output, res.output
+    objs = _objs(GAME)
+    objs[-1]["rounds"][1]["damage"][0] += 1
+    res = CliRunner().invoke(main, ["replay", str(_write(objs, tmp_path / "g.jsonl")), "--verify"])
+    assert "field `rounds[1].damage[0]`: recorded " in res.output, res.output
 
 
 def test_the_untouched_files_verify(tmp_path: Path) -> None:

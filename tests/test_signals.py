@@ -93,7 +93,9 @@ def test_a_signal_inside_a_pymunk_callback_stops_simulate_with_a_resumable_prefi
     assert "Exception ignored" not in res.stderr, res.stderr
     assert res.returncode == 128 + signum, res.stderr  # was 0: the game played to its end
     assert res.stderr.strip().splitlines()[-1] == (
-        f"interrupted by {signame}: the recording so far is in {out}"
+        f"interrupted by {signame}: the recording so far is in {out}; continue it with: "
+        f"warlords-sim play --resume {out} (or headless: warlords-sim replay {out} "
+        "--branch NEW --bots aim,aim,aim,aim)"
     )
     rep = load_replay(out)  # a valid, resumable prefix
     assert rep.result is None and len(rep.actions) >= 1 and not rep.warnings

@@ -194,9 +194,11 @@ def parse_toml(data: bytes) -> dict[str, Any]:
     big = find_value(doc, _outside_int64)
     if big is not None:
         where, value = big
-        raise FileProblem(
-            f"field `{where}`: expected {_INT64}, got an integer of {len(str(abs(value)))} digits"
-        )
+        try:
+            count = str(len(str(abs(value))))
+        except ValueError:  # past Python's conversion limit (a hex or binary literal)
+            count = f"about {int(abs(value).bit_length() * 0.30103) + 1}"
+        raise FileProblem(f"field `{where}`: expected {_INT64}, got an integer of {count} digits")
     return doc
 
 
@@ -313,10 +315,26 @@ def temp_sibling(target: Path) -> Path:
     new file gets (0666 less the umask), not :func:`tempfile.mkstemp`'s 0600.
 
     Raises:
-        OSError: it cannot be created.
+        OSError: it cannot be created, or ``target`` exists and is not a
+            regular file (a device such as /dev/null, a FIFO, a folder): what
+            replaces it would destroy it (for root, a device for the whole
+            machine), so it is refused (``EPERM``).
     """
+    import errno
     import tempfile
 
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        pass
+    else:
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(
+                errno.EPERM,
+                "it is not a regular file (a device, a FIFO or a folder), and only "
+                "regular files are replaced",
+                str(target),
+            )
     fd, name = tempfile.mkstemp(
         dir=target.parent, prefix=f".{target.stem}.", suffix=f".partial{target.suffix}"
     )

@@ -198,10 +198,13 @@ def recording(rec: Recorder | None, option: str = "--record") -> Iterator[None]:
             where = "; ".join(notes or ["nothing was kept"])
         elif rec.discard():
             where = "nothing was recorded"
-        elif rec.pending:
-            where = f"the recording so far is in {rec.path} ({option} {rec.target} is unchanged)"
         else:
             where = f"the recording so far is in {rec.path}"
+            if rec.pending:
+                where += f" ({option} {rec.target} is unchanged)"
+            how = rec.how_to_continue()
+            if how is not None:
+                where += f"; continue it with: {how}"
         echo(f"interrupted by {stop.name}: {where}", err=True)
         raise click.exceptions.Exit(stop.exit_status) from None
     except BaseException:

@@ -1,5 +1,7 @@
 """``warlords-sim fidelity``: the 2.5D model against the 3D reference on the
-fidelity scenarios, a pass/fail table (see :mod:`warlords_sim.fidelity`).
+fidelity scenarios, a pass/fail table (see :mod:`warlords_sim.fidelity`);
+with ``--tosses FILE.npz``, one engine against measured cube tosses
+(:mod:`warlords_sim.cli.fidelity_tosses`).
 
 It is a report: disagreeing scenarios still exit 0; bad input (an unknown
 scenario or engine, a bad scenario file, a plot that would overwrite a
@@ -48,12 +50,45 @@ whether or not the engines agree (it is a report); 2 on bad input.
 Engines: {", ".join(ENGINES)}.
 
 \b
+With --tosses FILE.npz (measured tosses of a cube in the format of the
+ContactNets fit set, ../shared/data/cube-tosses/README.md), the engine of
+--engine takes each toss from its state in the air, fitted to the free
+flight before the first contact (a ballistic centre, a constant spin),
+onto the table, with the cube and table contact of --material. --json
+prints one object a toss as it is done: toss, rest_pos_m and
+rest_quat_wxyz in the file's frame, the faces, the errors, the state, the
+impacts and the trajectory at the file's times. Without it, a table: the
+share of tosses resting on the measured face (the same body axis up) with
+its 95 % Wilson interval, the rest position error in side lengths, the
+trajectory error during contact and the baseline "the face up before
+contact stays up", over the tosses whose record reaches rest. The file's
+lengths are multiplied by --length-scale first (1.021: the ContactNets
+lengths read 2 % short, so that their free flight falls at 9.81 m/s^2).
+
+\b
 Examples:
   warlords-sim fidelity --list
   warlords-sim fidelity --trials 50
   warlords-sim fidelity --scenarios high-2-900,slide-pin-300 --trials 20 --plot out/
   warlords-sim fidelity --engines 2.5d,2.5d --trials 5 --json
+  warlords-sim fidelity --tosses fit.npz --engine reference
+  warlords-sim fidelity --tosses fit.npz --engine 2.5d --json > tosses.jsonl
 """
+
+#: Options of the scenario comparison that --tosses does not take.
+_SCENARIO_ONLY = (
+    "names",
+    "trials",
+    "seed",
+    "engines",
+    "plot",
+    "force",
+    "scenario_file",
+    "list_",
+    "board",
+)
+#: Options of --tosses that the scenario comparison does not take.
+_TOSS_ONLY = ("engine", "material", "length_scale", "trajectory")
 
 
 def run_fidelity(*args: Any, **kwargs: Any) -> FidelityReport:
@@ -137,7 +172,12 @@ MAX_TRIALS = 1_000_000
     metavar="A,BASELINE",
     help="The engine judged and the baseline.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Every figure as one JSON object.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Every figure as one JSON object (with --tosses: one a toss, a line each).",
+)
 @click.option("--plot", metavar="DIR", help="Write one PNG per scenario (DIR/NAME.png).")
 @click.option("--force", is_flag=True, help="With --plot: overwrite existing PNGs.")
 @click.option(
@@ -149,6 +189,37 @@ MAX_TRIALS = 1_000_000
 )
 @click.option("--list", "list_", is_flag=True, help="List the scenarios and exit.")
 @board_option
+@click.option(
+    "--tosses",
+    metavar="FILE.npz",
+    help="Judge one engine (--engine) on measured cube tosses instead.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default="reference",
+    show_default=True,
+    help="With --tosses: the engine.",
+)
+@click.option(
+    "--material",
+    default="contactnets-acrylic",
+    show_default=True,
+    help="With --tosses: the named cube and table contact (fidelity/materials.toml).",
+)
+@click.option(
+    "--length-scale",
+    type=click.FloatRange(0.5, 2.0),
+    default=1.021,
+    show_default=True,
+    help="With --tosses: multiply the file's lengths by this.",
+)
+@click.option(
+    "--trajectory/--no-trajectory",
+    default=True,
+    show_default=True,
+    help="With --tosses --json: include the simulated trajectory.",
+)
 @click.option(
     "--progress/--no-progress",
     default=None,
@@ -165,8 +236,35 @@ def fidelity(
     scenario_file: str,
     list_: bool,
     board: Board,
+    tosses: str | None,
+    engine: str,
+    material: str,
+    length_scale: float,
+    trajectory: bool,
     progress: bool | None,
 ) -> None:
+    ctx = click.get_current_context()
+
+    def given(names: tuple[str, ...]) -> list[str]:
+        """The options among ``names`` (parameter names) given on the command line."""
+        return [
+            p.opts[0]
+            for p in ctx.command.params
+            if p.name in names
+            and ctx.get_parameter_source(p.name) is not click.core.ParameterSource.DEFAULT
+        ]
+
+    if tosses is not None:
+        clash = given(_SCENARIO_ONLY)
+        if clash:
+            fail(f"--tosses: {', '.join(clash)} belong to the scenario comparison, not --tosses")
+        from warlords_sim.cli.fidelity_tosses import run_tosses
+
+        run_tosses(tosses, engine, material, length_scale, as_json, trajectory, progress)
+        return
+    clash = given(_TOSS_ONLY)
+    if clash:
+        fail(f"{', '.join(clash)}: only with --tosses FILE.npz")
     from warlords_sim.fidelity import FidelityError, ScenarioError, load_scenarios, select
     from warlords_sim.fidelity.scenarios import check_strikes
 

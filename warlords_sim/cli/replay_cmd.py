@@ -38,8 +38,9 @@ starts paused after action N.
 settled state after each one. Exit status 0: all match; 1: an action
 diverges (named, with the dice that differ and by how much); 2: the file
 is bad (one line naming the file, line and field). A replay recorded with
-other package, pymunk or Python versions or on another platform says so
-first; a board whose SHA-256 differs is an error unless --force. A replay
+other package, pymunk or Python versions, on another platform or with a
+C maths library that rounds otherwise says so first; a board whose SHA-256
+differs is an error unless --force. A replay
 made with another physics model version (or before replays recorded it) is
 refused, exit status 2, before anything is simulated, as are watching,
 rendering, resuming and branching it: its digests could not match.

@@ -65,13 +65,16 @@ def summary(
 
 def _table(data: dict[str, Any]) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
+    from warlords_sim._text import printable
     from warlords_sim.rules.scoring import winners_text
 
     n = data["players"]
+    board = escape(printable(str(data["board"]), newlines=False))  # a name from a file
     table = Table(
-        title=f"Warlords: {n} players, {data['variant']}, board {data['board']}, "
+        title=f"Warlords: {n} players, {data['variant']}, board {board}, "
         f"seed {data['seed']} (bots {', '.join(data['bots'])}, skill {data['skill']}; "
         f"{data.get('engine', '2.5d')} physics)"
     )

@@ -88,7 +88,7 @@ from warlords_sim.physics.impact import (
     RigidLanding,
     SideBlowModel,
 )
-from warlords_sim.physics.linalg3 import matmul
+from warlords_sim.physics.linalg3 import dot3, matmul
 from warlords_sim.physics.orientation import (
     face_up,
     orientation_index,
@@ -1859,6 +1859,102 @@ class World:
             self._set_mask(d, self._bands.mask_above(flick.height_mm))
             z0 = flick.height_mm + self._size / 2.0 - off.drop
             self._start_flight(d, z0, off.vz, off.r, off.omega)
+        self._next_check = self.steps + 1
+        return initial
+
+    def drop(
+        self,
+        die: int,
+        position: tuple[float, float, float],
+        velocity: tuple[float, float, float],
+        rotation: NDArray[np.float64],
+        omega: tuple[float, float, float],
+    ) -> int:
+        """Let die ``die`` go in free flight above the table, from a full 3D
+        state (a die tossed by hand, or a measured toss: the fidelity
+        layer's ``fidelity --tosses``); step with :meth:`step` until
+        :attr:`settled`.
+
+        The die (added if not in the world) flies from there as any
+        airborne die of this model does (:mod:`~warlords_sim.physics.flight`:
+        exact ballistic flight, constant spin), then lands, bounces and
+        tumbles by the same models as after a launch; nothing of the model
+        is changed or bypassed. No flick limit applies (the speed limit
+        guards against tunnelling through walls and pins at the game's die
+        size); the start must be clear of the table.
+
+        Args:
+            die: the die's id (0..:data:`~warlords_sim.physics.types.MAX_DIE_ID`).
+            position: its centre (x, y, z), mm, board frame; z above the
+                board surface.
+            velocity: its centre's velocity (vx, vy, vz), mm/s.
+            rotation: its orientation (3x3, column i the world direction
+                of body axis i; a proper rotation within 1e-6).
+            omega: its angular velocity (rad/s, world frame).
+
+        Returns:
+            The face up at the start.
+
+        Raises:
+            WorldError: a bad id, numbers not finite, (x, y) off the board,
+                a rotation that is not one, or a start whose lowest corner
+                is not above the board surface.
+        """
+        problem = die_id_problem(die)
+        if problem is not None:
+            raise WorldError(problem)
+        r = np.asarray(rotation, dtype=np.float64)
+        values = [*position, *velocity, *omega]
+        if len(values) != 9 or not all(math.isfinite(float(v)) for v in values):
+            raise WorldError(
+                "a drop needs finite position (mm), velocity (mm/s) and omega (rad/s), "
+                f"three numbers each, got {position!r}, {velocity!r}, {omega!r}"
+            )
+        if (
+            r.shape != (3, 3)
+            or not np.all(np.isfinite(r))
+            or float(np.max(np.abs(matmul(r.T, r) - np.eye(3)))) > 1e-6
+            or dot3(np.cross(r[:, 0], r[:, 1]), r[:, 2]) < 0.0  # det < 0: a reflection
+        ):
+            raise WorldError("a drop's rotation must be a proper 3x3 rotation matrix")
+        x, y, z = (float(v) for v in position)
+        self._check_point(x, y, "drop position")
+        low = z - self._size / 2.0 * (
+            abs(float(r[2, 0])) + abs(float(r[2, 1])) + abs(float(r[2, 2]))
+        )
+        if low <= 0.0:
+            raise WorldError(
+                f"a drop must start clear of the table: the lowest corner is at {low:.3g} mm"
+            )
+        self._events = []
+        self._exited = []
+        self._touched = set()
+        self._moved = set()
+        if die not in self._dice:
+            self._create_die(die, x, y, 1, 0.0)
+        d = self._dice[die]
+        # the pymunk square's yaw: the heading of the body axis after the one
+        # closest to vertical (its footprint when it lands on that face)
+        up = int(np.argmax(np.abs(r[2])))
+        nxt = (up + 1) % 3
+        yaw = math.atan2(float(r[1, nxt]), float(r[0, nxt]))
+        self._move_die(die, x, y, yaw)
+        d.r_rel = matmul(rotation_z(-yaw), r)  # plain floats: the same bits on every CPU
+        initial = face_up(r)
+        d.body.velocity = (float(velocity[0]), float(velocity[1]))
+        self._events.append(
+            Event(
+                EventKind.LAUNCH,
+                self.time,
+                die,
+                x,
+                y,
+                "drop",
+                float(math.hypot(velocity[0], velocity[1])),
+                initial,
+            )
+        )
+        self._start_flight(d, z, float(velocity[2]), r, np.array([float(w) for w in omega]))
         self._next_check = self.steps + 1
         return initial
 

@@ -196,8 +196,10 @@ def drop_rebound(
     return float(np.mean(ratios))
 
 
-def _set_dampratio(model: mujoco.MjModel, geom: int, kind: str, dr: float) -> None:
-    model.geom_solref[:, 0] = TIME_CONSTANT
+def _set_dampratio(
+    model: mujoco.MjModel, geom: int, kind: str, dr: float, time_constant: float = TIME_CONSTANT
+) -> None:
+    model.geom_solref[:, 0] = time_constant
     if kind == "die":  # both dice carry it (equal priority: solref mixed)
         model.geom_solref[:, 1] = dr
     else:
@@ -214,11 +216,13 @@ def damping_ratio(
     mass_g: float = 4.6,
     pin_radius: float = 3.0,
     gravity: float = 9810.0,
+    time_constant: float = TIME_CONSTANT,
 ) -> float:
-    """The damping ratio (solref[1], time constant :data:`TIME_CONSTANT`) at
-    which the die dropped face down on a ``kind`` target ("table", "wall",
-    "pin", "die") rebounds with ``restitution`` at ``timestep`` s. Die sides
-    and edge radius in mm, mass in g, pin radius in mm, gravity in mm/s^2.
+    """The damping ratio (solref[1], with ``time_constant`` s as solref[0],
+    default :data:`TIME_CONSTANT`) at which the die dropped face down on a
+    ``kind`` target ("table", "wall", "pin", "die") rebounds with
+    ``restitution`` at ``timestep`` s. Die sides and edge radius in mm, mass
+    in g, pin radius in mm, gravity in mm/s^2.
 
     Raises:
         CalibrationError: ``restitution`` is above what the accurate range of
@@ -230,18 +234,20 @@ def damping_ratio(
     if not 0.0 <= restitution <= 1.0:
         raise ValueError(f"restitution must be in [0, 1], got {restitution}")
     model, geom = _drop_model(kind, sides, radius, mass_g, pin_radius, gravity, timestep)
-    lo = timestep / (DMAX * TIME_CONSTANT)
+    if not time_constant > 0.0:
+        raise ValueError(f"time constant must be positive, got {time_constant}")
+    lo = timestep / (DMAX * time_constant)
     hi = 2.0
 
     def rebound(dr: float) -> float:
-        _set_dampratio(model, geom, kind, dr)
+        _set_dampratio(model, geom, kind, dr, time_constant)
         return drop_rebound(model, sides, DROP_SPEEDS)
 
     top = rebound(lo)
     if restitution > top:
         raise CalibrationError(
             f"{KINDS[kind]} = {restitution:g} is more than the reference contact can give at "
-            f"timestep {timestep * 1e3:g} ms with time constant {TIME_CONSTANT * 1e3:g} ms "
+            f"timestep {timestep * 1e3:g} ms with time constant {time_constant * 1e3:g} ms "
             f"(at most {top:.2f}: a stiffer contact needs a shorter timestep)"
         )
     if restitution <= rebound(hi):

@@ -44,6 +44,7 @@ __all__ = [
     "recorded_claims",
     "recorded_result",
     "result_claims",
+    "where_differs",
 ]
 
 
@@ -174,6 +175,32 @@ def recorded_result(line: ResultLine) -> dict[str, Any]:
     }
 
 
+def where_differs(recorded: Any, derived: Any, path: str) -> tuple[str, Any, Any]:
+    """The innermost place where two claim values differ: a list's first
+    differing element, a dict's first differing key, recursively, e.g.
+    ``("rounds[1].damage[0]", 41, 42)`` or ``("dice[0][4]", 3, 6)``."""
+    if isinstance(recorded, tuple):
+        recorded = list(recorded)
+    if isinstance(derived, tuple):
+        derived = list(derived)
+    if isinstance(recorded, DieRec):
+        recorded = [recorded.id, recorded.x, recorded.y, recorded.angle, recorded.face,
+                    recorded.region]  # fmt: skip
+    if isinstance(derived, DieRec):
+        derived = [derived.id, derived.x, derived.y, derived.angle, derived.face, derived.region]
+    if isinstance(recorded, dict) and isinstance(derived, dict):
+        for key in list(recorded) + [k for k in derived if k not in recorded]:
+            if _differs(recorded.get(key), derived.get(key)):
+                return where_differs(recorded.get(key), derived.get(key), f"{path}.{key}")
+    if isinstance(recorded, list) and isinstance(derived, list):
+        for i, (a, b) in enumerate(zip(recorded, derived, strict=False)):
+            if _differs(a, b):
+                return where_differs(a, b, f"{path}[{i}]")
+        if len(recorded) != len(derived):
+            return f"{path} (length)", len(recorded), len(derived)
+    return path, recorded, derived
+
+
 def first_difference(
     recorded: dict[str, Any], derived: dict[str, Any] | ActionClaims
 ) -> tuple[str, Any, Any] | None:
@@ -187,6 +214,24 @@ def first_difference(
         again = got.get(key, empty)
         if isinstance(value, list) and isinstance(again, list | tuple):
             again = list(again)
-        if value != again:
+        if _differs(value, again):
+            # as JSON writes them: 58.0 is not 58, true is not 1 (Python's ==
+            # takes them as equal, and a retyped round record verified)
             return key, value, again
     return None
+
+
+def _differs(a: Any, b: Any) -> bool:
+    """Whether two claim values differ as JSON writes them."""
+    return bool(a != b) or _as_json(a) != _as_json(b)
+
+
+def _as_json(value: Any) -> str:
+    """``value`` as canonical JSON (dice records as their lists)."""
+    return json.dumps(value, sort_keys=True, default=_die_list)
+
+
+def _die_list(value: Any) -> Any:
+    if isinstance(value, DieRec):
+        return [value.id, value.x, value.y, value.angle, value.face, value.region]
+    raise TypeError(f"not a claim value: {type(value).__name__}")

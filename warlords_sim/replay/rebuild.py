@@ -25,7 +25,12 @@ from warlords_sim.board import (
 )
 from warlords_sim.bots.policy import Policy
 from warlords_sim.physics import FlickError, FlickResult, World, WorldError
-from warlords_sim.replay.claims import action_claims, first_difference, recorded_claims
+from warlords_sim.replay.claims import (
+    action_claims,
+    first_difference,
+    recorded_claims,
+    where_differs,
+)
 from warlords_sim.replay.errors import ReplayError, clip
 from warlords_sim.replay.format import ActionLine, DieRec, current_versions
 from warlords_sim.replay.loader import Replay, to_action
@@ -127,9 +132,10 @@ class ClaimMismatch:
     replayed: object
 
     def describe(self) -> str:
+        where, was, now = where_differs(self.recorded, self.replayed, self.field)
         return (
-            f"line {self.line} (action {self.index}): field `{self.field}`: recorded "
-            f"{clip(repr(_plain(self.recorded)))}, replayed {clip(repr(_plain(self.replayed)))}"
+            f"line {self.line} (action {self.index}): field `{where}`: recorded "
+            f"{clip(repr(_plain(was)))}, replayed {clip(repr(_plain(now)))}"
         )
 
     def as_json(self) -> dict[str, object]:

@@ -329,14 +329,24 @@ class Recorder:
         kept = f"{why}; the {n} actions recorded before are kept"
         if self.pending:
             kept += f" there ({self.target} is unchanged)"
-        if self.header.mode != "game":
+        how = self.how_to_continue()
+        if how is None:
             return kept
+        return f"{kept}: free some space, then continue the game with: {how}"
+
+    def how_to_continue(self) -> str | None:
+        """The commands that continue this recording's game from where its
+        file ends (None for a sandbox), e.g. ``warlords-sim play --resume
+        g.jsonl (or headless: warlords-sim replay g.jsonl --branch NEW
+        --bots aim,aim)``."""
+        if self.header.mode != "game":
+            return None
         path = shlex.quote(str(self.path))
         how = f"warlords-sim play --resume {path}"
         if "human" not in self.header.bots:
             bots = ",".join(self.header.bots)
             how += f" (or headless: warlords-sim replay {path} --branch NEW --bots {bots})"
-        return f"{kept}: free some space, then continue the game with: {how}"
+        return how
 
     @property
     def actions(self) -> int:

@@ -5,7 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from warlords_sim.board import Board
-from warlords_sim.replay.claims import first_difference, recorded_result, result_claims
+from warlords_sim.replay.claims import (
+    first_difference,
+    recorded_result,
+    result_claims,
+    where_differs,
+)
 from warlords_sim.replay.errors import clip
 from warlords_sim.replay.loader import Replay
 from warlords_sim.replay.rebuild import ClaimMismatch, Divergence, Replayer, version_notes
@@ -94,7 +99,7 @@ def verify(
         target = rp.target if res.digest is not None or rp.game is not None else None
         found = first_difference(recorded_result(res), result_claims(rep.total, target))
         if found is not None:
-            name, was, now = found
+            name, was, now = where_differs(found[1], found[2], found[0])
             rep.result = (
                 f"the result differs: line {lineno}: field `{name}`: recorded "
                 f"{clip(repr(was))}, replayed {clip(repr(now))}"
