@@ -32,7 +32,7 @@ FINGERPRINTS = {
     "2.5d-5": "b54a7ba227aa82a5f64788eb4dba31f4c97baa45818cf195379da810ec7366a3",
     "2.5d-6": "b608b1c6de33a90b9c1bfbca0f9fd2abcf7e27e62ff22ed768599f3f2d9c032e",
     "2.5d-7": "d7c31abcbec48507ee937344f71094230f76ebea40903fae62a95d711f06cc80",
-    "2.5d-8": "1a1f9105f1024f0e07220e954b3ba7b58c6e539424860fc00bbf7b53b6ce1262",
+    "2.5d-8": "73a78beef9d44425731cca9494c1ed7f22ed66b7fb8f018637ed93dde19e0555",
 }
 
 
@@ -142,7 +142,7 @@ def test_the_model_version_changes_with_dice_pressed_together() -> None:
 WALL_ROLL_FINGERPRINTS = {
     "2.5d-6": "e059489f32bf51f86fa4a3f99c40c2a870c76e238cfb69d433a54111f5902cc4",
     "2.5d-7": "431b25c4ad0e0b13617034cae4cec12d7f46fa4aeaa77b020b05b397d55caf76",
-    "2.5d-8": "9bb887d9f80f46c6f36e4be6d5a1c1afe1cce74df6e0e8604952ed3ba905526c",
+    "2.5d-8": "4df47bbdeed49a3c76f78df6f932e59ce5944de3b69ca86bcb913c74a15f746a",
 }
 
 
