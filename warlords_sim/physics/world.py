@@ -221,10 +221,14 @@ class _Die:
 class _Pending:
     """Work noted by collision callbacks, done after the step: the side
     blows the blow model answered with a trip (grounded dice) or a kick
-    (airborne dice). Trips are done before kicks."""
+    (airborne dice), and the landings on top of what a flying die met
+    (:meth:`Support.on_top`). Landings are done first, then trips, then
+    kicks (a die that landed on top is not kicked)."""
 
     trips: list[tuple[int, float, float, float]] = field(default_factory=list)
     kicks: list[tuple[int, float, float, float, float, float]] = field(default_factory=list)
+    #: flying dice that came down onto the top of what they met (die, top mm)
+    tops: list[tuple[int, float]] = field(default_factory=list)
 
 
 class World:
@@ -835,6 +839,24 @@ class World:
         body_a, body_b = a.body, b.body
         if body_a is None or body_b is None:
             return
+        f = da.flight
+        if f is not None:
+            # the step has moved the body already (self.time is still its start)
+            t = self.time + TIMESTEP - f.t0
+            db = self._die_of(b)
+            top = (
+                self._support.on_top(b, body_a.position, f.height(t), f.vz(t))
+                if db is None or (db.flight is None and db.floor == 0.0)
+                else None
+            )
+            if top is not None:
+                # it came down onto the top of what it met, not against its
+                # side: a landing there after the step, no push from pymunk
+                arbiter.process_collision = False
+                self._pending.tops.append((da.id, top))
+                self._wake(da)
+                self._dirty = True
+                return
         va = body_a.velocity
         vb = body_b.velocity
         approach = (va.x - vb.x) * n.x + (va.y - vb.y) * n.y
@@ -923,6 +945,14 @@ class World:
     def _after_step(self) -> None:
         self._dirty = False
         was_moving = bool(self._active)
+        landed: set[int] = set()
+        if self._pending.tops:
+            tops, self._pending.tops = self._pending.tops, []
+            for die_id, top in tops:
+                d = self._dice.get(die_id)
+                if d is not None and d.flight is not None and die_id not in landed:
+                    landed.add(die_id)
+                    self._bounce(d, floor=top)
         if self._pending.trips:
             trips, self._pending.trips = self._pending.trips, []
             for die_id, nx, ny, speed in trips:
@@ -933,7 +963,7 @@ class World:
             kicks, self._pending.kicks = self._pending.kicks, []
             for die_id, nx, ny, speed, bottom, top in kicks:
                 d = self._dice.get(die_id)
-                if d is not None and d.flight is not None:
+                if d is not None and d.flight is not None and die_id not in landed:
                     self._side_kick(d, nx, ny, speed, bottom, top)
         check = self.steps % CHECK_EVERY == 0
         nxt = self.steps + (CHECK_EVERY - self.steps % CHECK_EVERY)
