@@ -162,9 +162,18 @@ def roll_axis(theta: float, dx: float, dy: float) -> tuple[float, float]:
 
 
 def quarter_turn(r: Vec, ux: float, uy: float) -> Vec:
-    """World orientation ``r`` after rolling a quarter turn toward (ux, uy):
-    about z x u, exact (no floating-point drift from sin and cos of pi/2)."""
-    return matmul(np.round(rotation_about((-uy, ux, 0.0), math.pi / 2.0)), r)
+    """World orientation ``r`` after rolling a quarter turn toward the unit
+    table vector (ux, uy): about z x u, Rodrigues' formula with cos and sin
+    of the quarter turn taken as exactly 0 and 1 (no floating-point drift).
+
+    It used to round the entries of that rotation, which is exact only for a
+    u along the board's x or y axis; at any other yaw it turned the die
+    about the board axis nearest to z x u, and a die rolling at a yaw off
+    the board's axes came down on its next face tilted by that difference
+    (up to 45 degrees; saved case in tests/test_physics_roll.py)."""
+    a, b = -uy, ux  # the rotation's unit axis (a, b, 0)
+    turn = np.array([[a * a, a * b, b], [a * b, b * b, -a], [-b, a, 0.0]])
+    return matmul(turn, r)
 
 
 @dataclass(frozen=True)

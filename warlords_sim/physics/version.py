@@ -69,7 +69,12 @@ History:
     their energy before. And a flying die that meets something with its
     centre over it and above its top has come down onto that top and lands
     there (``Support.on_top``); it was pushed out sideways from up to half
-    a die deep, its bottom inside the wall meanwhile.
+    a die deep, its bottom inside the wall meanwhile. A die that pivots at
+    a yaw off the board's axes comes down flat on its next face at its own
+    yaw (the quarter turn was exact only about the board's axes: tilted by
+    the difference, it gained energy), and that face's impact is at the far
+    edge (the pivot edge's corners counted as moving down by a rounding
+    error's speed, or not).
 """
 
 from __future__ import annotations
