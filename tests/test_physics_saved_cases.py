@@ -301,3 +301,46 @@ def test_an_interrupt_inside_a_collision_callback_is_not_swallowed() -> None:
     with pytest.raises(KeyboardInterrupt):
         for _ in range(400):
             w.step()
+
+
+def test_a_die_landing_sunk_into_what_it_came_down_on_creates_no_energy(board: Board) -> None:
+    """Saved case (benchmarks/fuzz_flicks.py, #3328 of 10,000 on model
+    2.5d-8): a die launched from a low crenelation at 1755 mm/s, struck
+    7.6 mm above its centre, tumbles at 311 rad/s and comes down past a die
+    at rest, its centre over that die's corner.
+
+    What broke: it met the resting die with its lowest corner 6 mm below
+    that die's top, and landed on it (``Support.on_top``); the landing set
+    its lowest point on the top, raising it 6 mm for nothing, and the dice
+    gained 1.2 % of their energy (so did #6205, a high launch landing on a
+    wall's top after a step's fall). The rise is now paid out of the motion
+    the impact leaves: the dice's energy never exceeds what the launch gave
+    them."""
+    w = World(board)
+    for seat in range(4):
+        for hole in board.center_ring.pins_by_seat[seat]:
+            w.add_pin(hole)
+    w.add_die(1, -80.99244471102315, 144.01936443768733, 4, 0.8245968576819233)
+    w.add_die(2, -86.26733412583425, 88.32385330889046, 2, 1.1236896267624048)
+    flick = Flick(
+        0,
+        (14.67891036985486, -1755.0980994546687),
+        9.420100489166437,
+        LaunchKind.LOW,
+        (-92.0, 193.0),
+        20.0,
+        strike_mm=7.574919153899797,
+    )
+    w.begin_flick(flick, 5)
+    w.step()
+    e0 = sum(w.energy(i) for i in w.dice)
+    worst = 0.0
+    on_top = False
+    while not w.settled:
+        w.step()
+        worst = max(worst, sum(w.energy(i) for i in w.dice) / e0 - 1.0)
+        on_top = on_top or any(
+            e.kind is EventKind.LANDING and e.die == 0 and e.other == "top" for e in w.events
+        )
+    assert on_top  # it did come down on the die
+    assert worst <= 1e-9, f"the dice gained {worst:.3%} of their energy"

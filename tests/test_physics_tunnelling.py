@@ -614,3 +614,90 @@ def test_a_rolling_die_stops_at_the_side_wall(board: Board) -> None:
     assert _problems(board, w, res, tracks) == []
     pose = res.pose
     assert pose is not None and pose.region.kind is RegionKind.BOARD
+
+
+def test_a_die_coming_down_over_a_wall_end_lands_on_its_top(board: Board) -> None:
+    """Saved case (the wall fuzz above, #581 of 1500 on model 2.5d-8): a die
+    struck 7 mm above its centre at 2 m/s near the board's corner hops off
+    its edge, strikes the side wall, flies up to 109 mm and comes down at
+    1100 mm/s onto the end of the middle front wall of the castle at +x, moving 860 mm/s
+    towards it along the wall.
+
+    What broke: its lowest point dropped below the wall's top (40 mm) with
+    its centre 0.08 mm beyond the wall's end, so it did not land on top
+    (the centre was not over the wall) and its collision mask took in the
+    wall with its footprint already 8 mm over it. pymunk moves bodies
+    before it looks for contacts: its next step carried the centre 3.6 mm
+    on, over the wall, and only then met the wall, as a blow from the side
+    with an overlap half a die deep; for two steps the die sat 40-45 mm
+    high (its bottom inside the wall) over the wall's core while pymunk
+    pushed it back out. A flying die that meets something with its centre
+    over it and above its top has come down onto that top: it lands there
+    (``Support.on_top``)."""
+    case = Case(
+        seats=(0, 1, 2, 3),
+        side_walls=True,
+        field_pins=(),
+        dice=(
+            (1, 268.6464446974621, 240.28946797197744, 1, 1.1662745338566398),
+            (2, 282.3142812861351, 270.92619846953176, 6, 1.4017444217352022),
+        ),
+        velocity=(1996.7418186552509, 114.07940058275669),
+        spin=3.4028656705367104,
+        strike=7.04075369545615,
+    )
+    w = case.world(board)
+    res, tracks = _flick_tracked(w, Flick(1, case.velocity, spin=case.spin, strike_mm=case.strike))
+    assert _problems(board, w, res, tracks) == []
+    (end,) = [  # the middle front wall of the castle at +x
+        wl.rect
+        for c in board.castles
+        for wl in c.walls
+        if (wl.rect.x0, wl.rect.y1) == (202.0, 25.0)
+    ]
+    on_top = [
+        e
+        for e in res.events
+        if e.kind.value == "landing" and e.other == "top" and end.contains(e.x, e.y)
+    ]
+    assert on_top, "it never landed on the wall's top"
+
+
+def test_dice_coming_down_beside_a_wall_end_never_sit_in_it(board: Board) -> None:
+    """The case above as a family: flat dice dropped at 800 mm/s down,
+    300-900 mm/s along a castle's middle front wall towards its end, from
+    2-15 mm beyond the end and 60-64 mm high, come down over the end's edge
+    at every phase of a step. No die's centre is ever over the wall's core
+    while its bottom is below the wall's top, unless it has landed on the
+    top (4 of these 120 did before ``Support.on_top``: pymunk met the wall
+    only after its step had moved the centre over it)."""
+    (end,) = [
+        wl.rect
+        for c in board.castles
+        for wl in c.walls
+        if (wl.rect.x0, wl.rect.y1) == (202.0, 25.0)
+    ]
+    top = 40.0
+    inside = []
+    for y0 in np.arange(end.y1 + 2.0, end.y1 + 15.0, 1.3):
+        for vy in (-300.0, -600.0, -900.0):
+            for z0 in (60.0, 61.1, 62.3, 63.7):
+                w = World(board)
+                w.drop(1, (214.0, float(y0), z0), (0.0, vy, -800.0), np.eye(3), (0.0, 0.0, 0.0))
+                steps = 0
+                while not w.settled and 1 in w.dice:
+                    w.step()
+                    steps += 1
+                    assert steps < 60 * 240, "still moving after 60 s"
+                    if 1 not in w.dice:
+                        break
+                    p = w.pose(1)
+                    low = w.height(1) - board.die.size_mm / 2.0
+                    if (
+                        end.x0 + 1.0 < p.x < end.x1 - 1.0
+                        and end.y0 + 1.0 < p.y < end.y1 - 1.0
+                        and low < top - 1e-9
+                    ):
+                        inside.append((round(float(y0), 1), vy, z0, round(p.y, 2), round(low, 2)))
+                        break
+    assert not inside, f"centre over the wall, bottom below its top: {inside}"

@@ -20,8 +20,9 @@ balance about the pivoting edge, design brief section 2):
 
 * **Rolls** on the table: a die turning about a bottom edge with angular
   speed w tips over if (1/2) I_edge w^2 >= m g a (sqrt 2 - 1) / 2, with
-  I_edge = 2 m a^2 / 3; each face impact keeps 1/4 of w (angular momentum
-  about the new edge, rigid cube). :func:`roll_count`.
+  I_edge = 2 m a^2 / 3 (:func:`tip_energy_ok`); the motion itself is the
+  dynamics of :mod:`~warlords_sim.physics.pivot`, and where it ends on a
+  face an impact of :mod:`~warlords_sim.physics.impact`.
 * **Trips**: a sliding die whose bottom edge is caught pivots about it with
   w = 3 v / (4 a) (angular momentum about the edge, :func:`trip_spin`); it
   tips over when v >= sqrt(16 g a (sqrt 2 - 1) / 6) ~ 1.05 sqrt(g a), 0.42
@@ -45,17 +46,14 @@ from warlords_sim.physics.orientation import FACE_NORMALS, face_up, rotation_abo
 from warlords_sim.physics.strike import free_strike
 
 __all__ = [
+    "EdgeContact",
+    "edge_contact",
     "lay_flat",
     "LedgeLaunch",
     "MIN_LEDGE_SPEED",
     "ledge_launch",
-    "MIN_ROLL_RATE",
     "quarter_turn",
-    "roll_advance",
     "roll_axis",
-    "roll_height",
-    "roll_reach",
-    "roll_count",
     "tip_energy_ok",
     "trip_speed",
     "trip_spin",
@@ -68,17 +66,6 @@ def tip_energy_ok(omega: float, size: float, gravity: float) -> bool:
     """True if a die turning at ``omega`` rad/s about a bottom edge, lying flat,
     has the energy to tip over that edge: (1/3) a^2 w^2 >= g a (sqrt2 - 1) / 2."""
     return omega * omega * size * size / 3.0 >= gravity * size * (math.sqrt(2.0) - 1.0) / 2.0
-
-
-def roll_count(omega: float, size: float, gravity: float, limit: int = 8) -> int:
-    """Faces a die rolls over on the table starting flat with ``omega`` rad/s
-    about a bottom edge; each face impact keeps 1/4 of the angular speed."""
-    n = 0
-    w = abs(omega)
-    while n < limit and tip_energy_ok(w, size, gravity):
-        n += 1
-        w *= 0.25
-    return n
 
 
 def trip_speed(size: float, gravity: float) -> float:
@@ -174,42 +161,67 @@ def roll_axis(theta: float, dx: float, dy: float) -> tuple[float, float]:
     return math.cos(ang), math.sin(ang)
 
 
-def roll_height(phi: float, size: float) -> float:
-    """Height (mm) of the centre above the surface of a die turned ``phi``
-    rad (0..pi/2) about a bottom edge: (a / sqrt 2) sin(pi/4 + phi)."""
-    return size / math.sqrt(2.0) * math.sin(math.pi / 4.0 + phi)
-
-
-def roll_reach(phi: float, size: float) -> float:
-    """How far (mm) the centre of a die turned ``phi`` rad about a bottom
-    edge lies behind that edge, along the roll: (a / sqrt 2) cos(pi/4 + phi)
-    (a / 2 flat, -a / 2 a quarter turn on)."""
-    return size / math.sqrt(2.0) * math.cos(math.pi / 4.0 + phi)
-
-
-#: Slowest turning (rad/s) a rolling die keeps over the top of its edge
-#: (with just the energy to tip, it would balance there for ever).
-MIN_ROLL_RATE = 0.5
-
-
-def roll_advance(phi: float, omega0: float, dt: float, size: float, gravity: float) -> float:
-    """The turn (rad) of a die pivoting about a bottom edge after ``dt`` s
-    more, from ``phi`` rad, given ``omega0`` rad/s when it lay flat on this
-    face: energy is kept, (1/2) I_edge w^2 + m g z = const with
-    I_edge = 2 m a^2 / 3, so w^2 = w0^2 - 3 g (z - a/2) / a^2 (the edge does
-    not slip). Midpoint steps."""
-
-    def rate(p: float) -> float:
-        w2 = omega0 * omega0 - 3.0 * gravity * (roll_height(p, size) - size / 2.0) / (size * size)
-        return max(math.sqrt(max(w2, 0.0)), MIN_ROLL_RATE)
-
-    return phi + rate(phi + 0.5 * rate(phi) * dt) * dt
-
-
 def quarter_turn(r: Vec, ux: float, uy: float) -> Vec:
-    """World orientation ``r`` after rolling a quarter turn toward (ux, uy):
-    about z x u, exact (no floating-point drift from sin and cos of pi/2)."""
-    return matmul(np.round(rotation_about((-uy, ux, 0.0), math.pi / 2.0)), r)
+    """World orientation ``r`` after rolling a quarter turn toward the unit
+    table vector (ux, uy): about z x u, Rodrigues' formula with cos and sin
+    of the quarter turn taken as exactly 0 and 1 (no floating-point drift).
+
+    It used to round the entries of that rotation, which is exact only for a
+    u along the board's x or y axis; at any other yaw it turned the die
+    about the board axis nearest to z x u, and a die rolling at a yaw off
+    the board's axes came down on its next face tilted by that difference
+    (up to 45 degrees; saved case in tests/test_physics_roll.py)."""
+    a, b = -uy, ux  # the rotation's unit axis (a, b, 0)
+    turn = np.array([[a * a, a * b, b], [a * b, b * b, -a], [-b, a, 0.0]])
+    return matmul(turn, r)
+
+
+@dataclass(frozen=True)
+class EdgeContact:
+    """A die that has stopped bouncing, seen as pivoting on its lowest
+    bottom edge (:func:`edge_contact`).
+
+    Attributes:
+        yaw, rel: the yaw (rad) and yaw-frame orientation of the die lying
+            flat on the face it tilts from (as :func:`lay_flat` gives them).
+        ux, uy: the pivot direction (a unit table vector along a body axis):
+            the die tilts toward it, over the edge on that side.
+        phi: the tilt about that edge, rad (0 flat, pi/4 balanced on it).
+        rate: turning rate about the edge toward (ux, uy), rad/s.
+    """
+
+    yaw: float
+    rel: Vec
+    ux: float
+    uy: float
+    phi: float
+    rate: float
+
+
+def edge_contact(r: Vec, theta: float, omega: Vec) -> EdgeContact:
+    """Die ``r`` (world orientation), yaw ``theta`` (pymunk's angle, rad),
+    turning at ``omega`` (rad/s, world, 3), taken as tilted over the bottom
+    edge it leans toward: the face below is the one :func:`lay_flat` lays it
+    on, the tilt is the angle between that face's outward normal and
+    straight down, the edge the one the normal leans away from. A die lying
+    flat (no tilt) pivots the way its tumble turns it (``omega = z x u``).
+    Plain floats; the edge direction snaps to the die's body axes."""
+    yaw, rel = lay_flat(r, theta)
+    down = FACE_NORMALS[7 - face_up(r)]
+    axis = next(i for i in range(3) if down[i] != 0.0)
+    sign = down[axis]
+    nx, ny, nz = (float(r[i, axis]) * sign for i in range(3))
+    nh = math.hypot(nx, ny)
+    wx, wy = float(omega[0]), float(omega[1])
+    if nh > 1e-9:
+        phi = math.atan2(nh, -nz)
+        dx, dy = -nx / nh, -ny / nh
+    else:
+        phi = 0.0
+        wh = math.hypot(wx, wy)
+        dx, dy = (wy / wh, -wx / wh) if wh > 0.0 else (1.0, 0.0)
+    ux, uy = roll_axis(yaw, dx, dy)
+    return EdgeContact(yaw, rel, ux, uy, phi, -uy * wx + ux * wy)
 
 
 def lay_flat(r: Vec, theta: float) -> tuple[float, Vec]:
