@@ -2,9 +2,11 @@
 
 Saved case: rolls (edge catches, the end of a bounce, a struck die) used to
 turn the die a whole face and move it 16 mm in one step; the window drew a
-jump. Now it turns about its bottom edge step by step, its centre rising to
-a / sqrt 2 over the edge, as the pivot's dynamics have it
-(physics/pivot.py; its energy: tests/test_physics_pivot.py).
+jump. Now it turns about its bottom edge step by step, its centre rising
+over the edge to rho + sqrt 2 (a / 2 - rho) (a / sqrt 2 for a sharp die;
+the die's edges are rounded to rho = ``die.edge_radius_mm`` from model
+2.5d-9 on), as the pivot's dynamics have it (physics/pivot.py; its energy:
+tests/test_physics_pivot.py).
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ import pytest
 
 from warlords_sim.board import load_board
 from warlords_sim.physics import Flick, World
-from warlords_sim.physics.impact import contact_point
+from warlords_sim.physics.contact import Feature, floor_contact
 from warlords_sim.physics.linalg3 import rotation_z
+from warlords_sim.physics.sharp_impact import contact_point
 from warlords_sim.physics.tumble import quarter_turn
 
 BOARD = load_board("standard")
 A = BOARD.die.size_mm
+RHO = BOARD.die.edge_radius_mm
 G = BOARD.gravity_mm_s2
 
 
@@ -41,8 +45,8 @@ def _track(strike: float, speed: float) -> list[tuple[float, float, float, np.nd
 def test_a_struck_die_rolls_over_its_edge_step_by_step() -> None:
     track = _track(8.0, 300.0)
     heights = [h for _, _, h, _ in track]
-    # its centre rises over the edge to a / sqrt 2, then settles flat again
-    assert max(heights) == pytest.approx(A / math.sqrt(2.0), abs=0.3)
+    # its centre rises over the rounded edge, then settles flat again
+    assert max(heights) == pytest.approx(RHO + math.sqrt(2.0) * (A / 2.0 - RHO), abs=0.3)
     assert heights[-1] == pytest.approx(A / 2.0)
     rising = [h for h in heights if h > A / 2.0 + 1e-9]
     assert len(rising) >= 5  # many steps, not one
@@ -102,7 +106,8 @@ def test_a_die_rolled_onto_its_next_face_strikes_with_its_far_edge(yaw: float) -
     the far edge strikes the floor, the trailing edge's corners do not move.
 
     What broke: they move at a rounding error's speed (1e-14 mm/s, either
-    sign), and ``impact.contact_point`` counted any corner moving down at
+    sign), and ``impact.contact_point`` (now ``sharp_impact``; the rounded
+    ``contact.floor_contact`` alike) counted any corner moving down at
     all, so the impact was taken at the far edge and one trailing corner
     (a sideways kick: a die struck straight ahead drifted 6.8 mm aside) or
     at the face's centre (no torque: it kept turning and tipped over a
@@ -112,6 +117,13 @@ def test_a_die_rolled_onto_its_next_face_strikes_with_its_far_edge(yaw: float) -
     w = 27.5  # rad/s toward u, about z x u
     omega = np.array([-uy * w, ux * w, 0.0])
     v = np.array([ux * w * A / 2.0, uy * w * A / 2.0, -w * A / 2.0])  # about the trailing edge
-    c = contact_point(r1, A, v, omega)
+    c = contact_point(r1, A, v, omega)  # the sharp cube's (models up to 2.5d-8)
     assert c is not None
     assert c == pytest.approx([ux * A / 2.0, uy * A / 2.0, -A / 2.0], abs=1e-9)
+    # the rounded die's (2.5d-9 on), rolling on its trailing edge's cylinder:
+    # its centre sinks at w (a/2 - rho), its core's trailing corners do not move
+    h = A / 2.0 - RHO
+    v = np.array([ux * w * A / 2.0, uy * w * A / 2.0, -w * h])
+    fc = floor_contact(r1, A, RHO, v, omega)
+    assert fc is not None and fc.feature is Feature.EDGE
+    assert fc.offset == pytest.approx([ux * h, uy * h, -A / 2.0], abs=1e-9)

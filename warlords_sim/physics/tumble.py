@@ -24,9 +24,12 @@ balance about the pivoting edge, design brief section 2):
   dynamics of :mod:`~warlords_sim.physics.pivot`, and where it ends on a
   face an impact of :mod:`~warlords_sim.physics.impact`.
 * **Trips**: a sliding die whose bottom edge is caught pivots about it with
-  w = 3 v / (4 a) (angular momentum about the edge, :func:`trip_spin`); it
-  tips over when v >= sqrt(16 g a (sqrt 2 - 1) / 6) ~ 1.05 sqrt(g a), 0.42
-  m/s for a 16 mm die (:func:`trip_speed`).
+  w = v (a/2) / (i2 + a^2/2) (angular momentum about the edge,
+  :func:`trip_spin`; 3 v / (4 a) for a sharp cube, i2 = a^2/6); it tips
+  over from v ~ 1.05 sqrt(g a), 0.42 m/s for a 16 mm die
+  (:func:`trip_speed`). The world passes the rounded die's inertia
+  (:func:`~warlords_sim.physics.impact.die_inertia`); the caught edge is
+  taken sharp.
 * **Ledge launch**: a die sliding off a crenelation or the siege engine
   pivots forward over the edge while it slides (:func:`ledge_launch`, the
   motion solved in :mod:`~warlords_sim.physics.ledge`).
@@ -68,10 +71,17 @@ def tip_energy_ok(omega: float, size: float, gravity: float) -> bool:
     return omega * omega * size * size / 3.0 >= gravity * size * (math.sqrt(2.0) - 1.0) / 2.0
 
 
-def trip_speed(size: float, gravity: float) -> float:
+def trip_speed(size: float, gravity: float, i2: float | None = None) -> float:
     """Slowest sliding speed (mm/s) at which a die whose leading bottom edge
-    is caught tips over: ~1.05 sqrt(g a) (0.42 m/s for a = 16 mm)."""
-    return math.sqrt(16.0 * gravity * size * (math.sqrt(2.0) - 1.0) / 6.0)
+    is caught tips over: the trip's turn (:func:`trip_spin`) has the energy
+    to lift the centre over the edge, (1/2) (i2 + a^2/2) w^2 >= g a (sqrt 2
+    - 1) / 2, so v^2 = 4 g (sqrt 2 - 1) (i2 + a^2/2) / a: ~1.05 sqrt(g a),
+    0.42 m/s for a = 16 mm with a sharp cube's ``i2 = a^2 / 6`` (the
+    default); ``i2`` (mm^2) is the moment of inertia about the centre per
+    unit mass."""
+    if i2 is None:
+        return math.sqrt(16.0 * gravity * size * (math.sqrt(2.0) - 1.0) / 6.0)
+    return math.sqrt(4.0 * gravity * (math.sqrt(2.0) - 1.0) * (i2 + size * size / 2.0) / size)
 
 
 @dataclass(frozen=True)
@@ -113,6 +123,7 @@ def ledge_launch(
     gravity: float,
     friction: float,
     strike: float = 0.0,
+    i2: float | None = None,
 ) -> LedgeLaunch:
     """A die flicked at (vx, vy) mm/s with yaw rate ``spin`` (rad/s) and world
     orientation ``r`` slides off a ledge whose edge runs across the flick
@@ -121,13 +132,15 @@ def ledge_launch(
     centre (:func:`~warlords_sim.physics.strike.free_strike`: its centre is
     over the edge, so no bottom edge is pressed into the ledge). A flick of
     no speed at all is a die let go where it is: it falls straight, untilted.
+    ``i2`` is the die's moment of inertia about its centre per unit mass,
+    mm^2 (default a sharp cube's a^2 / 6).
     """
     speed = math.hypot(vx, vy)
     if speed == 0.0:
         return LedgeLaunch(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, np.asarray(r), np.array([0.0, 0.0, spin]))
     ux, uy = (vx / speed, vy / speed) if speed > 0.0 else (0.0, 1.0)
-    pitch = free_strike(speed, strike, size).pitch
-    ex = slide_off_ledge(max(speed, MIN_LEDGE_SPEED), size, gravity, friction, tumble=pitch)
+    pitch = free_strike(speed, strike, size, i2=i2).pitch
+    ex = slide_off_ledge(max(speed, MIN_LEDGE_SPEED), size, gravity, friction, tumble=pitch, i2=i2)
     shift = ex.forward_mm - size / 2.0 - LEDGE_GAP_MM
     # tumble forward: about z x u, the ledge's edge
     axis = np.array([-uy, ux, 0.0])
@@ -144,11 +157,15 @@ def ledge_launch(
     )
 
 
-def trip_spin(speed: float, size: float) -> float:
+def trip_spin(speed: float, size: float, i2: float | None = None) -> float:
     """Angular speed (rad/s) about the caught bottom edge of a die sliding at
-    ``speed`` mm/s when that edge is caught: w = 3 v / (4 a), angular
-    momentum m v a / 2 about the edge over I_edge = 2 m a^2 / 3."""
-    return 3.0 * speed / (4.0 * size)
+    ``speed`` mm/s when that edge is caught: angular momentum m v a / 2
+    about the edge over m (i2 + a^2 / 2), ``i2`` (mm^2) the moment of
+    inertia about the centre per unit mass (default a sharp cube's a^2 / 6:
+    w = 3 v / (4 a))."""
+    if i2 is None:
+        return 3.0 * speed / (4.0 * size)
+    return speed * size / 2.0 / (i2 + size * size / 2.0)
 
 
 def roll_axis(theta: float, dx: float, dy: float) -> tuple[float, float]:

@@ -85,8 +85,9 @@ from warlords_sim.physics.impact import (
     BlowResponse,
     EdgeCatchBlows,
     LandingModel,
-    RigidLanding,
+    RoundedLanding,
     SideBlowModel,
+    die_inertia,
 )
 from warlords_sim.physics.linalg3 import dot3, matmul
 from warlords_sim.physics.orientation import (
@@ -286,25 +287,31 @@ class World:
         self._size = die.size_mm
         self._g = board.gravity_mm_s2
         self._mass = die.mass_g
+        self._radius = die.edge_radius_mm
+        #: the die's one moment of inertia about its centre per unit mass
+        #: (mm^2): the rounded cube's, in the flight, landings, pivot,
+        #: strikes, ledge exit, side kicks and pymunk's turning in the plane
+        self._i2 = die_inertia(die) / die.mass_g
         # height bands: one collision category per distinct obstacle height
         self._bands = HeightBands.of_board(board)
         self._support = Support(self.space, self._bands, board)
         # the collision models (pooltool's resolver shape: one per kind)
-        self._landing: LandingModel = RigidLanding(die, self._g)
-        self._blows: SideBlowModel = EdgeCatchBlows(die, tumble.trip_speed(self._size, self._g))
-        # the die pivoting on a bottom edge: sharp edges for now, as the
-        # flight and the bounce take them (the rounding comes with a rounded
-        # contact in those; board data die.edge_radius_mm)
+        self._landing: LandingModel = RoundedLanding(die, self._g)
+        self._blows: SideBlowModel = EdgeCatchBlows(
+            die, tumble.trip_speed(self._size, self._g, self._i2)
+        )
+        # the die pivoting on a bottom edge: rounded to die.edge_radius_mm,
+        # as the flight and the bounce take it (board data)
         #: the slowest turn about an edge that is followed: it lifts the centre
         #: by ROCK_LIFT_MM, (1/3) a^2 w^2 = g dz
         self._rock_rate = math.sqrt(3.0 * self._g * ROCK_LIFT_MM) / self._size
         self._pivot = PivotParams(
             size=self._size,
-            radius=0.0,
+            radius=self._radius,
             gravity=self._g,
             friction=die.table_friction,
             static_friction=max(die.table_static_friction, die.table_friction),
-            i2=self._size * self._size / 6.0,
+            i2=self._i2,
         )
         self._sqrt_e_die = math.sqrt(die.die_restitution)
         self._sqrt_mu_die = math.sqrt(die.die_friction)
@@ -565,8 +572,7 @@ class World:
             raise WorldError(f"die angle must be a finite number of radians, got {angle}")
         spec = self.board.die
         a = spec.size_mm
-        moment = spec.mass_g * a * a / 6.0
-        body = pymunk.Body(spec.mass_g, moment)
+        body = pymunk.Body(spec.mass_g, spec.mass_g * self._i2)
         body.position = (x, y)
         body.angle = angle
         self._hand_moved = True
@@ -683,15 +689,16 @@ class World:
         """Kinetic plus potential energy of die ``die`` now, g mm^2/s^2
         (nJ), the board surface the zero of height: its planar motion
         (pymunk), its height, vertical speed and 3D turning (flight or
-        pivot), moment of inertia m a^2 / 6. For checking that the motion
-        creates no energy (``benchmarks/fuzz_flicks.py``).
+        pivot), the rounded die's moment of inertia
+        (:func:`~warlords_sim.physics.impact.die_inertia`). For checking
+        that the motion creates no energy (``benchmarks/fuzz_flicks.py``).
 
         Raises:
             WorldError: no such die.
         """
         d = self._get(die)
         m = self._mass
-        i2 = self._size * self._size / 6.0
+        i2 = self._i2
         vx, vy = d.body.velocity
         spin = float(d.body.angular_velocity)
         f = d.flight
@@ -776,6 +783,7 @@ class World:
             self._size,
             self._g,
             TIMESTEP,
+            radius=self._radius,
         )
         self._wake(d)
         self._moved.add(d.id)
@@ -1835,6 +1843,7 @@ class World:
                 self._size,
                 spec.table_friction,
                 spec.table_static_friction,
+                i2=self._i2,
             )
             vx, vy = vx / flick.speed * struck.forward, vy / flick.speed * struck.forward
         elif flick.launch is LaunchKind.TABLE:
@@ -1898,6 +1907,7 @@ class World:
                 self._g,
                 self.board.wall_material.friction,
                 strike=flick.strike_mm,
+                i2=self._i2,
             )
             d.body.position = (x + off.dx, y + off.dy)
             d.body.velocity = (off.vx, off.vy)
@@ -1945,8 +1955,9 @@ class World:
 
         Raises:
             WorldError: a bad id, numbers not finite, (x, y) off the board,
-                a rotation that is not one, or a start whose lowest corner
-                is not above the board surface.
+                a rotation that is not one, or a start whose lowest point
+                (of the die rounded to ``die.edge_radius_mm``) is not above
+                the board surface.
         """
         problem = die_id_problem(die)
         if problem is not None:
@@ -1967,12 +1978,12 @@ class World:
             raise WorldError("a drop's rotation must be a proper 3x3 rotation matrix")
         x, y, z = (float(v) for v in position)
         self._check_point(x, y, "drop position")
-        low = z - self._size / 2.0 * (
-            abs(float(r[2, 0])) + abs(float(r[2, 1])) + abs(float(r[2, 2]))
-        )
+        core = self._size / 2.0 - self._radius
+        low = z - core * (abs(float(r[2, 0])) + abs(float(r[2, 1])) + abs(float(r[2, 2])))
+        low -= self._radius
         if low <= 0.0:
             raise WorldError(
-                f"a drop must start clear of the table: the lowest corner is at {low:.3g} mm"
+                f"a drop must start clear of the table: the lowest point is at {low:.3g} mm"
             )
         self._events = []
         self._exited = []
@@ -2012,8 +2023,8 @@ class World:
         dv = spec.table_friction * self._g * TIMESTEP / 2.0  # mm/s
         speed = math.hypot(vx, vy)
         scale = max(speed - dv, 0.0) / speed if speed > 0.0 else 0.0
-        # friction torque mu m g * arm over the moment m a^2 / 6
-        dw = dv * _PATCH_ARM * spec.size_mm * 6.0 / (spec.size_mm * spec.size_mm)
+        # friction torque mu m g * arm over the moment m i2
+        dw = dv * _PATCH_ARM * spec.size_mm / self._i2
         spin = math.copysign(max(abs(spin) - dw, 0.0), spin)
         return vx * scale, vy * scale, spin
 
