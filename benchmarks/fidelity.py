@@ -42,6 +42,19 @@ from warlords_sim.fidelity.uncertainty import VARIANTS
 CACHED = "reference"
 
 
+def cache_key(version: str, board: Board, sc: Scenario, trials: int, seed: int) -> str:
+    """What the reference's outcomes depend on, hashed: its model version,
+    the board's and the scenario's data (not where they were read from)."""
+    what = (
+        version,
+        dataclasses.replace(board, path=""),
+        dataclasses.replace(sc, path=""),
+        trials,
+        seed,
+    )
+    return hashlib.sha256(repr(what).encode()).hexdigest()[:20]
+
+
 def caching_runner(folder: Path):  # type: ignore[no-untyped-def]
     """``run_scenario`` that keeps and reads back the reference's outcomes in
     ``folder`` (see the module docstring)."""
@@ -59,9 +72,7 @@ def caching_runner(folder: Path):  # type: ignore[no-untyped-def]
     ) -> tuple[TrialOutcome, ...]:
         if engine != CACHED:
             return run_scenario(board, sc, engine, trials, seed, on_trial)
-        key = hashlib.sha256(repr((MODEL_VERSION, board, sc, trials, seed)).encode()).hexdigest()[
-            :20
-        ]
+        key = cache_key(MODEL_VERSION, board, sc, trials, seed)
         path = folder / f"{sc.name}-{board.name}-{trials}-{seed}-{key}.json"
         if path.exists():
             rows = json.loads(path.read_text())
@@ -119,7 +130,8 @@ def main() -> None:
         per = (time.process_time() - t1) / n * 1e3
         print(f"{engine}: {per:.1f} ms CPU per flick (set-up included, {n} flicks)")
     flicks = (2 + len(report.variants)) * len(scenarios) * args.trials
-    print(f"whole run: {total:.1f} s CPU for {flicks} flicks")
+    kept = " (the reference's outcomes read back from --cache where kept)" if args.cache else ""
+    print(f"whole run: {total:.1f} s CPU for {flicks} flicks{kept}")
     if args.plot:
         from warlords_sim.fidelity.plot import scenario_plot
 
