@@ -14,11 +14,13 @@ convergence, and its agreement with the MuJoCo reference.
    gravity off during the impact); the model is given MuJoCo's state at the
    step before the first contact and compared with MuJoCo's right after
    the contact ends. Also with static friction 0.3 (MuJoCo has one friction
-   coefficient) and the old model (``physics.impact``: a sharp cube's
-   corner, Newton restitution).
+   coefficient) and the old model (``physics.sharp_impact``: a sharp cube's
+   corner, Newton restitution; the 2.5D bounce up to model 2.5d-8).
 4. The 900 mm/s high launch (``flick --from 0:2 --launch high --velocity
    0,900``): its first table impact in the reference world (the state
-   before it taken from the flick), and in the 2.5D world's flight.
+   before it taken from the flick), and in the 2.5D world's flight (the
+   state its landing model is handed, and what the model the world uses
+   makes of it: ``impact.RoundedLanding`` from model 2.5d-9 on).
 5. The cost on the states the 2.5D world's bounce model is handed over
    random launches, against the old contact point and impact.
 
@@ -36,7 +38,7 @@ import numpy as np
 
 from warlords_sim.board import load_board
 from warlords_sim.physics import Flick, LaunchKind
-from warlords_sim.physics import impact as old_impact
+from warlords_sim.physics import sharp_impact as old_impact
 from warlords_sim.physics.contact import (
     DEFAULT_RESOLUTION,
     Feature,
@@ -44,6 +46,7 @@ from warlords_sim.physics.contact import (
     impact,
     rounded_cube_inertia,
 )
+from warlords_sim.physics.impact import Landing
 from warlords_sim.physics.linalg3 import matmul, norm3, rotation_about, rotation_z
 from warlords_sim.rules.flick_setup import flick_start, standard_world
 
@@ -272,22 +275,11 @@ def launch(inertia: float) -> None:
     )
     print(f"   old 2.5D impact (same state):          {fmt(ov, ow, g)}")
     # the 2.5D world's own first landing
-    landings: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    land = old_impact.RigidLanding.land
-
-    def spy(
-        self: old_impact.RigidLanding, v: np.ndarray, omega: np.ndarray, r: np.ndarray, bounces: int
-    ) -> old_impact.Landing:
-        landings.append((r.copy(), v.copy(), omega.copy()))
-        return land(self, v, omega, r, bounces)
-
-    old_impact.RigidLanding.land = spy  # type: ignore[method-assign, assignment]
-    try:
-        world25 = standard_world(board, "2.5d")
-        world25.flick(fl, face=1)
-    finally:
-        old_impact.RigidLanding.land = land  # type: ignore[method-assign]
-    r2, v2, w2 = landings[0]
+    world25 = standard_world(board, "2.5d")
+    spy = _LandingSpy(world25)
+    world25.flick(fl, face=1)
+    r2, v2, w2 = spy.states[0]
+    own = spy.landings[0]
     fc2 = floor_contact(r2, SIZE, RADIUS, v2, w2)
     assert fc2 is not None
     new2 = impact(v2, w2, fc2.offset, MASS, inertia, E, MU, MU_S, feature=fc2.feature)
@@ -303,7 +295,26 @@ def launch(inertia: float) -> None:
         f"   model on the 2.5D's state:             {fmt(new2.v, new2.omega)} ({new2.regime.value})"
     )
     print(f"   old 2.5D impact on it:                 {fmt(ov2, ow2)}")
+    print(f"   the 2.5D world's own ({spy.model_name}):   {fmt(own.v, own.omega)}")
     assert fc.feature in Feature
+
+
+class _LandingSpy:
+    """Stands in for a 2.5D world's landing model, keeping the states it is
+    handed (orientation, velocity, spin) and what the model made of them."""
+
+    def __init__(self, world: object) -> None:
+        self.model = world._landing  # type: ignore[attr-defined]
+        self.model_name = type(self.model).__name__
+        self.states: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self.landings: list[Landing] = []
+        world._landing = self  # type: ignore[attr-defined]
+
+    def land(self, v: np.ndarray, omega: np.ndarray, r: np.ndarray, bounces: int) -> Landing:
+        self.states.append((r.copy(), v.copy(), omega.copy()))
+        out = self.model.land(v, omega, r, bounces)
+        self.landings.append(out)
+        return out
 
 
 def game_landings(rng: np.random.Generator, inertia: float, launches: int = 40) -> None:
@@ -312,26 +323,16 @@ def game_landings(rng: np.random.Generator, inertia: float, launches: int = 40) 
     contact point and impact and through floor_contact and impact."""
     board = load_board("standard")
     states: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    land = old_impact.RigidLanding.land
-
-    def spy(
-        self: old_impact.RigidLanding, v: np.ndarray, omega: np.ndarray, r: np.ndarray, b: int
-    ) -> old_impact.Landing:
-        states.append((r.copy(), v.copy(), omega.copy()))
-        return land(self, v, omega, r, b)
-
-    old_impact.RigidLanding.land = spy  # type: ignore[method-assign, assignment]
-    try:
-        for i in range(launches):
-            kind = (LaunchKind.HIGH, LaunchKind.LOW)[i % 2]
-            speed, turn = rng.uniform(300.0, 1800.0), rng.normal(0.0, 0.3)
-            vel = (speed * math.sin(turn), speed * math.cos(turn))
-            world = standard_world(board, "2.5d")
-            begin = flick_start(board, world, None, (0, 1 + i % 3), kind, vel)
-            fl = Flick(1, vel, rng.normal(0.0, 5.0), kind, begin.start, begin.height_mm, 0.0)
-            world.flick(fl, face=1 + i % 6)
-    finally:
-        old_impact.RigidLanding.land = land  # type: ignore[method-assign]
+    for i in range(launches):
+        kind = (LaunchKind.HIGH, LaunchKind.LOW)[i % 2]
+        speed, turn = rng.uniform(300.0, 1800.0), rng.normal(0.0, 0.3)
+        vel = (speed * math.sin(turn), speed * math.cos(turn))
+        world = standard_world(board, "2.5d")
+        spy = _LandingSpy(world)
+        begin = flick_start(board, world, None, (0, 1 + i % 3), kind, vel)
+        fl = Flick(1, vel, rng.normal(0.0, 5.0), kind, begin.start, begin.height_mm, 0.0)
+        world.flick(fl, face=1 + i % 6)
+        states.extend(spy.states)
     contacts = [(r, v, w, floor_contact(r, SIZE, RADIUS, v, w)) for r, v, w in states]
     kept = [(v, w, fc) for _, v, w, fc in contacts if fc is not None]
     steps = [impact(v, w, fc.offset, MASS, inertia, E, MU, MU_S, feature=fc.feature).steps

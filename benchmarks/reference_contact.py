@@ -5,11 +5,14 @@
    with the table's contact (the drop test).
 2. A die leaving a high crenelation (the real scene, the flick convention of
    physics/ledge.py): its forward tumble as it leaves the ledge, against the
-   2.5D model's constrained slide-and-pivot (``slide_off_ledge``).
+   2.5D model's constrained slide-and-pivot (``slide_off_ledge``, with the
+   rounded die's inertia as the world gives it).
 3. One edge landing (a 16 mm die tilted 15 degrees forward, 889 mm/s
    forward, 598 mm/s down, the state a 900 mm/s launch lands in) on a bare
-   plane with the reference's contact, against the 2.5D rigid impact
-   (``impact.impact``, Newton restitution at the contact point).
+   plane with the reference's contact, against the 2.5D's bounce
+   (``impact.RoundedLanding``: the rounded die's contact, Stronge's
+   restitution; model 2.5d-9 on) and the sharp cube's rigid impact it
+   replaced (``sharp_impact.impact``, Newton restitution at the contact point).
 4. A die sliding at 900 mm/s on a bare plane: how far it sinks at rest, how
    far it slides, the share of steps it has no contact (it should stay
    down) and how high it rises.
@@ -24,9 +27,10 @@ import numpy as np
 
 from warlords_sim.board import Crenelation, load_board
 from warlords_sim.physics import Flick, LaunchKind
-from warlords_sim.physics.impact import contact_point, impact
+from warlords_sim.physics.impact import RoundedLanding, die_inertia
 from warlords_sim.physics.ledge import slide_off_ledge
 from warlords_sim.physics.orientation import rotation_about
+from warlords_sim.physics.sharp_impact import contact_point, impact
 from warlords_sim.reference import ReferenceWorld
 from warlords_sim.reference.calibrate import SOLIMP, TIME_CONSTANT
 
@@ -96,7 +100,13 @@ def main() -> None:
             1, (0.0, v), launch=LaunchKind.HIGH, start=(spot.x, spot.y), height_mm=spot.height_mm
         )
         w.flick(fl, face=1, on_step=hook)
-        model = slide_off_ledge(v, board.die.size_mm, board.gravity_mm_s2, mu_ledge).tumble
+        model = slide_off_ledge(
+            v,
+            board.die.size_mm,
+            board.gravity_mm_s2,
+            mu_ledge,
+            i2=die_inertia(board.die) / board.die.mass_g,
+        ).tumble
         print(f"   {v:6.0f} mm/s: reference {seen.get('w', float('nan')):5.2f}, 2.5D {model:5.2f}")
 
     print("\n3. one edge landing, 15 degrees forward (mm/s, rad/s)")
@@ -108,8 +118,14 @@ def main() -> None:
     vo, wo = impact(v, om, cp, 4.6, 16.0, 0.5, 0.3, 0.5)
     cz = vo[2] + wo[0] * cp[1]
     print(
-        f"   2.5D rigid: rebound {vo[2]:.0f}, backspin {wo[0]:.1f}, "
+        f"   2.5D sharp rigid (to 2.5d-8): rebound {vo[2]:.0f}, backspin {wo[0]:.1f}, "
         f"contact point leaves at {cz:.0f}"
+    )
+    rounded = RoundedLanding(board.die, board.gravity_mm_s2).land(v, om, r, 0)
+    cz = rounded.v[2] + rounded.omega[0] * rounded.contact[1]
+    print(
+        f"   2.5D rounded (2.5d-9 on): rebound {rounded.v[2]:.0f}, backspin "
+        f"{rounded.omega[0]:.1f}, contact point leaves at {cz:.0f}"
     )
     m, d = _plane(board.die.table_friction, c.table, dt)
     q = np.zeros(4)

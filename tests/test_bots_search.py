@@ -21,12 +21,18 @@ from warlords_sim.rules.scripted import RandomPhysics
 
 
 def _mid_game(flicks: int = 6) -> Game:
-    """A two-player game on the real physics after ``flicks`` aim-bot actions."""
+    """A two-player game on the real physics after ``flicks`` aim-bot
+    actions, and any pending ability they left played out by the aim bot
+    too, so that a flick is due (on model 2.5d-9 the sixth action leaves a
+    Sapper pending, whose only search candidate is to decline)."""
     g = Game(GameConfig(BOARD, players=2))
     aim = make_bot("aim")
     rng = np.random.default_rng(5)
     for _ in range(flicks):
         g.apply(aim.choose(g.state, g.legal_actions(), rng))
+    while g.legal_actions().pending is not None:
+        g.apply(aim.choose(g.state, g.legal_actions(), rng))
+    assert g.legal_actions().can_flick
     return g
 
 

@@ -32,6 +32,8 @@ FINGERPRINTS = {
     "2.5d-5": "b54a7ba227aa82a5f64788eb4dba31f4c97baa45818cf195379da810ec7366a3",
     "2.5d-6": "b608b1c6de33a90b9c1bfbca0f9fd2abcf7e27e62ff22ed768599f3f2d9c032e",
     "2.5d-7": "d7c31abcbec48507ee937344f71094230f76ebea40903fae62a95d711f06cc80",
+    "2.5d-8": "d69e864919ad3acad6e1496e2fcba184d1bfe491dc9e12818c2ee01b0f70fd1d",
+    "2.5d-9": "adea274a1394e115f115b7ff398081b77f9bb22d89eef4b5a633d7df85fa69bf",
 }
 
 
@@ -66,6 +68,8 @@ ROLL_FINGERPRINTS = {
     "2.5d-5": "ba16e85935ae35a63a1ec3af69e08b8d440877acbfd0c44329f80a6db28ce1f1",
     "2.5d-6": "ba16e85935ae35a63a1ec3af69e08b8d440877acbfd0c44329f80a6db28ce1f1",
     "2.5d-7": "ebfd54224ffbb482fa9ba02d86104afe1d4e8fe0bcc198e937aa85d64a554647",
+    "2.5d-8": "dec02080c38bd2e9afd930eae77130986b1c5974ddba32d7899763f411c4f526",
+    "2.5d-9": "2acdd9b821f9f40a6b7090c33b2280c8292f6a6ff8960960aa275455c5d18bad",
 }
 
 
@@ -108,6 +112,8 @@ ROW_FINGERPRINTS = {
     "2.5d-5": "25b8b323c44bf70ec05d3c0201e4b07a4f65c0b6eee3fe3a18e71e230d34bbe8",
     "2.5d-6": "7d61a912d786e98a62a351b685f8a33b711b30ffb413d2e8b28f52f4adffab55",
     "2.5d-7": "7d61a912d786e98a62a351b685f8a33b711b30ffb413d2e8b28f52f4adffab55",
+    "2.5d-8": "7d61a912d786e98a62a351b685f8a33b711b30ffb413d2e8b28f52f4adffab55",
+    "2.5d-9": "004ce77e74d9ce5cb2518d147119c9734ffa9fe8e851fccff498e0b6891cd890",
 }
 
 
@@ -139,6 +145,8 @@ def test_the_model_version_changes_with_dice_pressed_together() -> None:
 WALL_ROLL_FINGERPRINTS = {
     "2.5d-6": "e059489f32bf51f86fa4a3f99c40c2a870c76e238cfb69d433a54111f5902cc4",
     "2.5d-7": "431b25c4ad0e0b13617034cae4cec12d7f46fa4aeaa77b020b05b397d55caf76",
+    "2.5d-8": "4df47bbdeed49a3c76f78df6f932e59ce5944de3b69ca86bcb913c74a15f746a",
+    "2.5d-9": "e7e5951dfccf9763da90086a2968ebe891418fa1f2d4fa10ba3a6f3b45ed2187",
 }
 
 

@@ -10,7 +10,7 @@ What they check, and against what:
   eight eighth balls; I = 2 m J / V with J the second moment along one axis);
 * the floor contact against the reference engine's own geometry
   (``reference.shapes.lowest_offset``, the vertices of its mesh) and, for a
-  sharp cube, against the old ``impact.contact_point``;
+  sharp cube, against the old ``sharp_impact.contact_point``;
 * the impact against the planar solution of Stronge (Impact Mechanics, 2000,
   ch. 5; Proc. R. Soc. Lond. A 431, 1990) written out in his notation
   (beta1, beta2, beta3) regime by regime: gross slip, slip that halts in
@@ -27,7 +27,7 @@ What they check, and against what:
   reference flick's own state, with gravity: 23.9, 6.1, 5.6).
 
 On the old code: the planar closed-form cases with a stop (stick or
-reversal) fail when ``impact.impact`` (sharp corner, Newton restitution with
+reversal) fail when ``sharp_impact.impact`` (sharp corner, Newton restitution with
 its fall-backs) is put in place of ``contact.impact`` (5 of the 9), and so
 does the saved 900 mm/s case (23.8 rad/s against MuJoCo's 5.7).
 """
@@ -42,7 +42,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
-from warlords_sim.physics import impact as old
+from warlords_sim.physics import sharp_impact as old
 from warlords_sim.physics.contact import (
     Feature,
     Regime,
@@ -198,6 +198,27 @@ def test_only_features_moving_down_count() -> None:
     assert floor_contact(r, A, R, v=(0.0, 0.0, 10.0), omega=(0.0, 0.0, 0.0)) is None
     all_down = floor_contact(r, A, R, v=(0.0, 0.0, -100.0), omega=(1.0, 2.0, 0.0))
     assert all_down is not None and all_down.feature is Feature.FACE
+
+
+def test_a_die_pivoted_flat_lands_on_its_far_edge() -> None:
+    """Saved case (found wiring this model into the world, model 2.5d-9): a
+    die struck at its top edge (``flick --at 0,-150 --velocity 0,300
+    --strike 8``) pivots over its leading edge and comes down flat on the
+    next face, turning at 28.3 rad/s about the edge it pivoted on. That
+    edge's two corners stay on the floor: their downward speeds are
+    +-1.1e-14 mm/s of rounding. floor_contact took the one at -1.1e-14 as
+    the lowest falling corner and returned the side edge through it and a
+    corner of the far edge (offset (6.4, 0, -8), across the motion): the
+    impact kicked the die sideways at 50 mm/s and spun it about the
+    vertical, and it rolled over a second face (6 instead of 4; the
+    reference engine shows 4). Only corners falling faster than rounding
+    count: the far edge (offset (0, 6.4, -8)) strikes."""
+    v = (1.3874668402331384e-14, 226.59053062469062, -181.27242449975245)
+    omega = (-28.32381632808632, 1.7343335502914224e-15, 0.0)
+    r = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, -1.0, 0.0]])
+    fc = floor_contact(r, A, R, v, omega)
+    assert fc is not None and fc.feature is Feature.EDGE
+    assert fc.offset == pytest.approx([0.0, A / 2.0 - R, -A / 2.0], abs=1e-12)
 
 
 def test_floor_contact_rejects_bad_input() -> None:

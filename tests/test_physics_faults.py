@@ -504,11 +504,14 @@ _WEDGE_DICE = [
 ]
 
 
-#: The digest the wedged-die flick settles to, as on the code before the
-#: bound (the die is left where it is either way; checked on model 2.5d-6,
-#: whose digest was 8c9759cd...; model 2.5d-7 moved the last bits of the
-#: siege shot's flight, issue 18, and this is its digest with the bound).
-WEDGE_DIGEST = "80e8c3ba5542ffded9fe219217d9dbe216d533362a9c2c5adebcbfaa2ec1a805"
+#: Where the siege shot of :func:`wedge_case` came to lie wedged on model
+#: 2.5d-8 before a die coming down over a wall's top landed on it
+#: (``Support.on_top``): 5.65 mm into the middle front wall of castle 0, in
+#: the 10.7 mm gap between the wall and the siege engine (x, y, yaw).
+_WEDGED_AT = (10.135924401291433, -199.40342953296087, 1.5393798329172248)
+#: Two dice at rest that close both ways out of that gap (along the wall past
+#: the engine's end, and along it into the gateway).
+_WEDGE_EXITS = ((-6.5, -193.5), (34.5, -200.0))
 
 
 def wedge_case(board: Board) -> tuple[World, Flick]:
@@ -530,42 +533,63 @@ def wedge_case(board: Board) -> tuple[World, Flick]:
     return w, flick
 
 
+def _set_down(
+    board: Board, monkeypatch: pytest.MonkeyPatch, exits: tuple[tuple[float, float], ...]
+) -> tuple[tuple[float, float], int]:
+    """Die 9 of :func:`wedge_case` put where the siege shot left it wedged,
+    with dice at ``exits``, then set down (``World._clear_overlap``): where it
+    ends and how many straight paths the search tried."""
+    w, _ = wedge_case(board)
+    for k, (x, y) in enumerate(exits):
+        w.add_die(20 + k, x, y)
+    d = w._dice[9]
+    w._put(d, *_WEDGED_AT)
+    assert w._deepest_overlap(d)[0] > 5.0  # wedged into the wall
+    paths = [0]
+    real_path = World._path_blocked
+
+    def count_path(self: World, *args: object) -> bool:
+        paths[0] += 1
+        return real_path(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(World, "_path_blocked", count_path)
+    w._clear_overlap(d)
+    monkeypatch.setattr(World, "_path_blocked", real_path)
+    x, y = d.body.position
+    return (float(x), float(y)), paths[0]
+
+
 def test_a_die_wedged_with_no_way_out_is_not_searched_for_across_the_board(
     board: Board, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Saved case: a slow siege shot (die 9, 136 mm/s) lands
-    in front of player 0's castle, and laying it flat leaves it wedged where
-    no straight path out is free. The set-down search looked for a place out
+    """Saved case: a slow siege shot (die 9, 136 mm/s, :func:`wedge_case`)
+    came down in the gap between the siege engine and player 0's castle
+    wall, narrower than a die, and laying it flat left it wedged where no
+    straight path out was free. The set-down search looked for a place out
     to the board's edge: 360,000 paths and seconds of CPU each time, found
     by the search bot, whose decision took 21 s. Now it looks within
     ``SETDOWN_REACH`` die sizes (rings of 1 mm), as the docstring of
-    ``World._clear_overlap`` says, and the flick settles as before (no place
-    was found on the whole board either)."""
+    ``World._clear_overlap`` says.
+
+    Since model 2.5d-8's ``Support.on_top`` the shot lands on the wall's
+    top instead, so the wedge is set up directly: the die where the shot
+    left it wedged before, and two dice closing the gap's ways out. With no
+    way out, the search tries every path within its reach (3,303; 359,838
+    and 4 s of CPU with the whole board as its reach) and leaves the die
+    where it is; with the ways open, it finds the place the whole board's
+    search finds (the bound changes nothing where a place lies within it)."""
     from warlords_sim.physics import world as world_mod
 
-    w, flick = wedge_case(board)
-    paths: list[int] = []
-    searches: list[int] = []
-    real_path, real_clear = World._path_blocked, World._clear_overlap
-
-    def count_path(self: World, *args: object) -> bool:
-        paths[-1] += 1
-        return real_path(self, *args)  # type: ignore[arg-type]
-
-    def count_clear(self: World, d: object) -> None:
-        paths.append(0)
-        real_clear(self, d)  # type: ignore[arg-type]
-        searches.append(paths[-1])
-
-    monkeypatch.setattr(World, "_path_blocked", count_path)
-    monkeypatch.setattr(World, "_clear_overlap", count_clear)
-    result = w.flick(flick)
-    assert result.digest == WEDGE_DIGEST  # as it settled when the search was unbounded
     reach = int(world_mod.SETDOWN_REACH * board.die.size_mm)
     most = sum(max(8, int(2.0 * math.pi * r)) for r in range(1, reach + 1))
-    assert 0 < max(searches) <= most  # the set-down search ran, within its reach
-    assert max(searches) < 4_000  # 359,835 before
-    assert 9 in result.poses
+    (x, y), tried = _set_down(board, monkeypatch, _WEDGE_EXITS)
+    assert 0 < tried <= most  # the set-down search ran, within its reach
+    assert tried < 4_000  # 359,835 before
+    assert math.hypot(x - _WEDGED_AT[0], y - _WEDGED_AT[1]) < 0.5  # left where it is
+    bounded = _set_down(board, monkeypatch, ())
+    monkeypatch.setattr(world_mod, "SETDOWN_REACH", 40.0)  # the whole board
+    assert bounded == _set_down(board, monkeypatch, ())
+    assert bounded[1] > 0  # it searched, and found a place within its reach
 
 
 @pytest.mark.parametrize("strike", [-2.0, -4.0, -6.0, -8.0])

@@ -1,4 +1,6 @@
-"""Unit tests of ``physics.impact``: the die's bounces and the side-blow
+"""Unit tests of ``physics.impact``: the die's bounces (the world's
+``RoundedLanding``, and ``physics.sharp_impact``, the sharp cube's Newton
+bounce it replaced in model 2.5d-9, kept as a baseline) and the side-blow
 decision as pure arithmetic (no pymunk).
 
 Reference figures are those of design brief section 2: a rigid-body impact
@@ -19,7 +21,9 @@ from numpy.typing import NDArray
 
 from warlords_sim.board import load_board
 from warlords_sim.physics import impact as imp
+from warlords_sim.physics import sharp_impact as sharp
 from warlords_sim.physics import tumble
+from warlords_sim.physics.contact import Feature, floor_contact, rounded_cube_inertia
 from warlords_sim.physics.orientation import ROTATIONS, face_up, rotation_about, with_face_up
 
 _DIE = load_board("standard").die
@@ -34,8 +38,14 @@ Vec = NDArray[np.float64]
 
 
 def _energy(v: Vec, omega: Vec) -> float:
-    """Kinetic energy (g mm^2 / s^2) of the die: a cube's inertia is m a^2 / 6 about any axis."""
+    """Kinetic energy (g mm^2 / s^2) of the sharp die (inertia m a^2 / 6 about any axis)."""
     return 0.5 * M * float(v @ v) + 0.5 * (M * A * A / 6.0) * float(omega @ omega)
+
+
+def _rounded_energy(v: Vec, omega: Vec) -> float:
+    """Kinetic energy (g mm^2 / s^2) of the rounded die (its inertia is the rounded cube's)."""
+    i = rounded_cube_inertia(M, A, _DIE.edge_radius_mm)
+    return 0.5 * M * float(v @ v) + 0.5 * i * float(omega @ omega)
 
 
 # ---------------------------------------------------------------- flat drop
@@ -49,10 +59,10 @@ def test_flat_drop_bounces_straight(face: int, vz: float) -> None:
     r = with_face_up(face)
     v = np.array([0.0, 0.0, vz])
     omega = np.zeros(3)
-    contact = imp.contact_point(r, A, v, omega)
+    contact = sharp.contact_point(r, A, v, omega)
     assert contact is not None
     assert contact == pytest.approx([0.0, 0.0, -A / 2.0], abs=1e-9)  # the bottom face's centre
-    v2, w2 = imp.impact(v, omega, contact, M, A, E, MU, MU_S)
+    v2, w2 = sharp.impact(v, omega, contact, M, A, E, MU, MU_S)
     assert v2 == pytest.approx([0.0, 0.0, E * abs(vz)], abs=1e-9)
     assert w2 == pytest.approx([0.0, 0.0, 0.0], abs=1e-12)
     assert face_up(r) == face
@@ -65,9 +75,9 @@ def test_flat_sliding_drop_keeps_direction() -> None:
     r = with_face_up(1)
     v = np.array([800.0, 0.0, -500.0])
     omega = np.zeros(3)
-    contact = imp.contact_point(r, A, v, omega)
+    contact = sharp.contact_point(r, A, v, omega)
     assert contact is not None
-    v2, w2 = imp.impact(v, omega, contact, M, A, E, MU, MU_S)
+    v2, w2 = sharp.impact(v, omega, contact, M, A, E, MU, MU_S)
     assert v2[2] == pytest.approx(E * 500.0)
     assert 0.0 < v2[0] < 800.0
     assert 800.0 - v2[0] <= MU_S * (1.0 + E) * 500.0 + 1e-9
@@ -79,7 +89,7 @@ def test_no_impact_when_separating() -> None:
     v = np.array([100.0, 50.0, 30.0])
     omega = np.array([1.0, 2.0, 3.0])
     contact = np.array([0.0, 0.0, -A / 2.0])
-    v2, w2 = imp.impact(v, omega, contact, M, A, E, MU, MU_S)
+    v2, w2 = sharp.impact(v, omega, contact, M, A, E, MU, MU_S)
     assert np.array_equal(v2, v)
     assert np.array_equal(w2, omega)
 
@@ -108,10 +118,10 @@ def _impacts(draw: st.DrawFn) -> tuple[Vec, Vec, Vec]:
 
 
 def _check_no_energy_gain(v: Vec, omega: Vec, r: Vec, e: float, mu: float, mu_s: float) -> None:
-    contact = imp.contact_point(r, A, v, omega)
+    contact = sharp.contact_point(r, A, v, omega)
     if contact is None:  # no corner near the floor moves down: no impact
         return
-    v2, w2 = imp.impact(v, omega, contact, M, A, e, mu, mu_s)
+    v2, w2 = sharp.impact(v, omega, contact, M, A, e, mu, mu_s)
     before, after = _energy(v, omega), _energy(v2, w2)
     assert after <= before * (1.0 + 1e-9) + 1e-9, (
         f"energy rose by {100.0 * (after / before - 1.0):.3f} % "
@@ -181,9 +191,9 @@ def test_energy_gain_saved_case() -> None:
     r = with_face_up(1)
     v = np.array([937.5, 0.0, -750.0])
     omega = np.array([0.0, 125.0, 0.0])
-    assert imp.contact_point(r, A, v, omega) == pytest.approx([A / 2.0, 0.0, -A / 2.0])
+    assert sharp.contact_point(r, A, v, omega) == pytest.approx([A / 2.0, 0.0, -A / 2.0])
     _check_no_energy_gain(v, omega, r, 0.69, 0.3, 0.5)
-    v2, _ = imp.impact(v, omega, np.array([A / 2.0, 0.0, -A / 2.0]), M, A, 0.69, 0.3, 0.5)
+    v2, _ = sharp.impact(v, omega, np.array([A / 2.0, 0.0, -A / 2.0]), M, A, 0.69, 0.3, 0.5)
     assert abs(v2[0]) <= abs(v[0])  # friction cannot speed the die up
 
 
@@ -211,6 +221,81 @@ def test_sticking_energy_gain_saved_case() -> None:
     v = np.array([0.0, -225.0, -300.0])
     omega = np.zeros(3)
     _check_no_energy_gain(v, omega, r, 0.8, 0.3, 0.5)
+
+
+# ------------------------------------------- the world's landing: rounded
+
+_LANDING = imp.RoundedLanding(_DIE, G)
+RHO = _DIE.edge_radius_mm  # 1.6 mm
+
+
+@pytest.mark.parametrize("face", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("vz", [-100.0, -560.0, -1085.0])
+def test_rounded_flat_drop_bounces_straight(face: int, vz: float) -> None:
+    """The world's landing: a die falling flat, without spin, lands on its
+    bottom face (its centre A/2 below the die's) and bounces straight up
+    at e |vz| (Stronge's e* is Newton's e for a centred face), without
+    horizontal speed or spin; slower than REST_BOUNCE_SPEED it settles."""
+    r = with_face_up(face)
+    out = _LANDING.land(np.array([0.0, 0.0, vz]), np.zeros(3), r, 0)
+    assert out.contact == pytest.approx([0.0, 0.0, -A / 2.0], abs=1e-9)
+    assert out.v == pytest.approx([0.0, 0.0, E * abs(vz)], abs=1e-9)
+    assert out.omega == pytest.approx([0.0, 0.0, 0.0], abs=1e-12)
+    assert out.speed == pytest.approx(abs(vz))
+    assert out.settles is (E * abs(vz) < imp.REST_BOUNCE_SPEED)
+
+
+def test_rounded_landing_touches_on_the_rounded_corner() -> None:
+    """A die coming down on a corner touches with its corner sphere: the
+    contact lies RHO (sqrt 3 - 1) = 1.17 mm nearer the centre's height
+    than a sharp cube's corner, at the centre's height less the core
+    corner's depth and the radius (``contact.floor_contact``); the impact
+    is taken there."""
+    r = rotation_about((1.0, 1.0, 0.0) / np.sqrt(2.0), math.atan(math.sqrt(2.0)))
+    v, omega = np.array([200.0, 0.0, -800.0]), np.array([0.0, 3.0, 0.0])
+    out = _LANDING.land(v, omega, r, 0)
+    sharp_contact = sharp.contact_point(r, A, v, omega)
+    assert sharp_contact is not None
+    fc = floor_contact(r, A, RHO, v, omega)
+    assert fc is not None and fc.feature is Feature.CORNER
+    assert out.contact == pytest.approx(fc.offset)
+    assert -out.contact[2] == pytest.approx(math.sqrt(3.0) * (A / 2.0 - RHO) + RHO)
+    assert out.contact[2] - sharp_contact[2] == pytest.approx(RHO * (math.sqrt(3.0) - 1.0))
+
+
+def test_rounded_landing_settles_after_max_bounces() -> None:
+    """However fast it still rebounds, the MAX_BOUNCES-th landing ends the bouncing."""
+    v = np.array([0.0, 0.0, -1000.0])
+    assert not _LANDING.land(v, np.zeros(3), with_face_up(1), imp.MAX_BOUNCES - 1).settles
+    assert _LANDING.land(v, np.zeros(3), with_face_up(1), imp.MAX_BOUNCES).settles
+
+
+def test_rounded_landing_when_nothing_moves_down() -> None:
+    """A die whose corners near the floor already move up gets no impulse
+    (its contact is the lowest feature's)."""
+    v, omega = np.array([100.0, 0.0, 30.0]), np.zeros(3)
+    out = _LANDING.land(v, omega, with_face_up(2), 0)
+    assert np.array_equal(out.v, v) and np.array_equal(out.omega, omega)
+    assert out.speed == 0.0
+
+
+@settings(
+    max_examples=400,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.filter_too_much],
+)
+@given(_impacts())
+def test_rounded_landing_never_creates_energy(case: tuple[Vec, Vec, Vec]) -> None:
+    """The world's landing with the board's coefficients never adds kinetic
+    energy (the rounded die's inertia), for any velocity, spin and
+    orientation: Stronge's restitution with friction is dissipative, where
+    the sharp model's Newton restitution needed its tangential impulse
+    shrunk (``test_sticking_energy_gain_saved_case``)."""
+    v, omega, r = case
+    out = _LANDING.land(v, omega, r, 0)
+    before, after = _rounded_energy(v, omega), _rounded_energy(out.v, out.omega)
+    assert after <= before * (1.0 + 1e-9) + 1e-9
 
 
 # ------------------------------------------------------------- side blows
@@ -242,4 +327,17 @@ def test_blow_at_or_above_the_centre_never_trips(top: float) -> None:
     blows = imp.EdgeCatchBlows(_DIE, trip)
     assert blows.response(False, 0.0, 2000.0, top) is imp.BlowResponse.NONE
 
-    assert blows.trip_spin(trip) == pytest.approx(3.0 * trip / (4.0 * A))
+    assert tumble.trip_spin(trip, A) == pytest.approx(3.0 * trip / (4.0 * A))
+
+
+def test_blows_take_the_rounded_die_inertia() -> None:
+    """The side-blow model's trip spin is the angular momentum m v a / 2
+    about the caught edge over the rounded die's m (i2 + a^2 / 2), its
+    inertia the one :func:`impact.die_inertia` gives (2.8 % below the sharp
+    cube's m a^2 / 6, whose 3 v / (4 a) the old model took)."""
+    blows = imp.EdgeCatchBlows(_DIE, tumble.trip_speed(A, G))
+    i2 = imp.die_inertia(_DIE) / M
+    assert i2 == pytest.approx(rounded_cube_inertia(M, A, _DIE.edge_radius_mm) / M)
+    assert i2 < A * A / 6.0 * 0.975
+    assert blows.trip_spin(500.0) == pytest.approx(500.0 * A / 2.0 / (i2 + A * A / 2.0))
+    assert blows.trip_spin(500.0) > 3.0 * 500.0 / (4.0 * A)

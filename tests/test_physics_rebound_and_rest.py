@@ -25,6 +25,7 @@ import pytest
 
 from warlords_sim.board import BOARDS_DIR, Board, load_board
 from warlords_sim.physics import TIMESTEP, EventKind, Flick, LaunchKind, World
+from warlords_sim.physics.impact import die_inertia
 
 STANDARD = BOARDS_DIR / "standard.toml"
 #: Mean distance of a square contact patch from its centre, in edge
@@ -121,16 +122,18 @@ def test_slow_slide_on_a_slippery_table_goes_its_whole_coulomb_distance(
 
 def test_slow_spin_on_a_slippery_table_turns_its_whole_coulomb_angle(tmp_path: Path) -> None:
     """A die set spinning at 0.5 rad/s in place on a table of mu = 0.001
-    turns w^2 / (2 alpha) (0.089 rad), alpha = 6 * 0.3826 mu g / a the
-    friction torque of its square patch over its moment, within 1 %.
+    turns w^2 / (2 alpha) (0.086 rad), alpha = 0.3826 mu m g a / I the
+    friction torque of its square patch over its moment (the rounded die's,
+    ``impact.die_inertia``), within 1 %.
 
     Tolerance: a die spinning slower than REST_SPIN (0.01 rad/s) is
-    stopped, losing REST_SPIN^2 / (2 alpha) = 3.6e-5 rad (0.04 %); the last
-    step's error is below alpha dt^2 (2.4e-5 rad). A threshold ten times
+    stopped, losing REST_SPIN^2 / (2 alpha) = 3.5e-5 rad (0.04 %); the last
+    step's error is below alpha dt^2 (2.5e-5 rad). A threshold ten times
     higher loses 3.6e-3 rad (4 %)."""
     board = _board(tmp_path, table_friction=SLIPPERY)
     spin = 0.5
-    alpha = 6.0 * PATCH_ARM * SLIPPERY * board.gravity_mm_s2 / board.die.size_mm
+    die = board.die
+    alpha = PATCH_ARM * SLIPPERY * die.mass_g * board.gravity_mm_s2 * die.size_mm / die_inertia(die)
     w = World(board)
     w.add_die(1, *SPOT)
     res = w.flick(Flick(1, (0.0, 0.0), spin=spin))

@@ -280,6 +280,64 @@ def test_landings_are_downward_impacts(board: Board) -> None:
     assert all(e.speed > 0.0 for e in landings), [round(e.speed, 1) for e in landings]
 
 
+def test_the_900_launch_lands_its_rounded_die_with_stronges_impact(board: Board) -> None:
+    """Saved case (issue 19, item 3): the first table impact of the 900
+    mm/s high launch (``flick --from 0:2 --launch high --velocity 0,900``).
+
+    What broke: the bounce took a sharp cube's corners as the contact (the
+    mean of those falling, 10.34 mm below the centre) and Newton's
+    restitution with fall-backs, so the die landed while its rounded edges
+    (``die.edge_radius_mm``, 1.6 mm) were still 0.47 mm above the table,
+    and left the impact turning at 35.4 rad/s. The reference engine's
+    rounded die leaves its first impact at 6.1 rad/s. Now the flight lands
+    the rounded die's lowest point (its edge cylinder, 9.89 mm below the
+    centre) and the landing is ``contact.impact`` there, Stronge's
+    energetic restitution with slip and reversal: 15.7 rad/s (the rest of
+    the gap is the ledge exit's tilt, 21.4 against the reference's 23.4
+    degrees). It creates no energy."""
+    from warlords_sim.physics.contact import floor_contact, impact, rounded_cube_inertia
+    from warlords_sim.rules.flick_setup import flick_start
+
+    w = World(board)
+    begin = flick_start(board, w, None, (0, 2), LaunchKind.HIGH, (0.0, 900.0))
+    fl = Flick(1, (0.0, 900.0), 0.0, LaunchKind.HIGH, begin.start, begin.height_mm, 0.0)
+    model = w._landing
+    seen: list[tuple[float, np.ndarray, np.ndarray, np.ndarray, object]] = []
+
+    class Spy:
+        def land(self, v: np.ndarray, omega: np.ndarray, r: np.ndarray, bounces: int) -> object:
+            f = w._dice[1].flight  # None for a pivot coming down on a face
+            out = model.land(v, omega, r, bounces)
+            if f is not None:
+                zc = f.height(min(w.time, f.t_hit) - f.t0)  # the centre where it hits
+                seen.append((zc, v.copy(), omega.copy(), r.copy(), out))
+            return out
+
+    w._landing = Spy()  # type: ignore[assignment]
+    w.flick(fl, face=1)
+    zc, v, omega, r, out = seen[0]
+    die = board.die
+    fc = floor_contact(r, die.size_mm, die.edge_radius_mm, v, omega)
+    assert fc is not None
+    # the rounded surface touches the table as the impact begins
+    assert zc - fc.depth == pytest.approx(0.0, abs=0.01)
+    inertia = rounded_cube_inertia(die.mass_g, die.size_mm, die.edge_radius_mm)
+    want = impact(
+        v,
+        omega,
+        fc.offset,
+        die.mass_g,
+        inertia,
+        die.table_restitution,
+        die.table_friction,
+        die.table_static_friction,
+        feature=fc.feature,
+    )
+    assert out.omega == pytest.approx(want.omega, rel=1e-12, abs=1e-9)  # type: ignore[attr-defined]
+    assert out.v == pytest.approx(want.v, rel=1e-12, abs=1e-9)  # type: ignore[attr-defined]
+    assert want.energy_after <= want.energy_before
+
+
 def test_an_interrupt_inside_a_collision_callback_is_not_swallowed() -> None:
     """Saved case: a Ctrl-C that landed inside the contact callback during
     ``simulate --record``.
@@ -301,3 +359,54 @@ def test_an_interrupt_inside_a_collision_callback_is_not_swallowed() -> None:
     with pytest.raises(KeyboardInterrupt):
         for _ in range(400):
             w.step()
+
+
+def test_a_die_landing_sunk_into_what_it_came_down_on_creates_no_energy(board: Board) -> None:
+    """Saved case (benchmarks/fuzz_flicks.py, #3328 of 10,000 on model
+    2.5d-8): a die launched from a low crenelation at 1755 mm/s, struck
+    7.6 mm above its centre, tumbles at 311 rad/s and comes down past a die
+    at rest, its centre over that die's corner.
+
+    What broke: it met the resting die with its lowest corner 6 mm below
+    that die's top, and landed on it (``Support.on_top``); the landing set
+    its lowest point on the top, raising it 6 mm for nothing, and the dice
+    gained 1.2 % of their energy (so did #6205, a high launch landing on a
+    wall's top after a step's fall). The rise is now paid out of the motion
+    the impact leaves: the dice's energy never exceeds what the launch gave
+    them. Kept as the die let go (``World.drop``) in that flight's state
+    4 steps after the launch (17 ms before it came down): from model
+    2.5d-9 on (the rounded die's landings, flight and inertia) the flick
+    itself takes another path. On the code before the fix the drop gains
+    1.211 % too."""
+    w = World(board)
+    for seat in range(4):
+        for hole in board.center_ring.pins_by_seat[seat]:
+            w.add_pin(hole)
+    w.add_die(1, -80.99244471102315, 144.01936443768733, 4, 0.8245968576819233)
+    w.add_die(2, -86.26733412583425, 88.32385330889046, 2, 1.1236896267624048)
+    rotation = np.array(
+        [
+            [-0.008762373721321517, 0.9994739341923697, -0.031226201767013836],
+            [-0.8851114586631266, -0.022282753773515546, -0.4648453340924283],
+            [-0.46529660062158235, 0.0235655204545803, 0.884841081604886],
+        ]
+    )
+    w.drop(
+        0,
+        (-91.83062111727656, 172.73263595658995, 26.6375),
+        (14.67891036985486, -1755.0980994546687, -163.5),
+        rotation,
+        (311.5951455593508, 2.606052171538873, 9.420100489166437),
+    )
+    w.step()
+    e0 = sum(w.energy(i) for i in w.dice)
+    worst = 0.0
+    on_top = False
+    while not w.settled:
+        w.step()
+        worst = max(worst, sum(w.energy(i) for i in w.dice) / e0 - 1.0)
+        on_top = on_top or any(
+            e.kind is EventKind.LANDING and e.die == 0 and e.other == "top" for e in w.events
+        )
+    assert on_top  # it did come down on the die
+    assert worst <= 1e-9, f"the dice gained {worst:.3%} of their energy"

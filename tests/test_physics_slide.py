@@ -24,6 +24,7 @@ import pytest
 
 from warlords_sim.board import Board, load_board
 from warlords_sim.physics import TIMESTEP, DiePose, EventKind, Flick, FlickResult, World
+from warlords_sim.physics.impact import die_inertia
 
 #: Mean distance from the centre of a unit square to its points:
 #: (sqrt 2 + ln(1 + sqrt 2)) / 6.
@@ -43,8 +44,12 @@ def _slide_distance(board: Board, speed: float) -> float:
 
 
 def _spin_alpha(board: Board) -> float:
-    """Angular deceleration (rad/s^2) of a flat die's yaw under table friction."""
-    return 6.0 * PATCH_ARM * board.die.table_friction * board.gravity_mm_s2 / board.die.size_mm
+    """Angular deceleration (rad/s^2) of a flat die's yaw under table
+    friction: the torque mu m g PATCH_ARM a of its square patch over its
+    moment of inertia (the rounded die's, ``impact.die_inertia``)."""
+    die = board.die
+    torque = PATCH_ARM * die.table_friction * die.mass_g * board.gravity_mm_s2 * die.size_mm
+    return torque / die_inertia(die)
 
 
 def _world(board: Board) -> World:

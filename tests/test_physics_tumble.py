@@ -11,8 +11,6 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from warlords_sim.board import load_board
 from warlords_sim.physics import orientation, tumble
@@ -42,29 +40,6 @@ def test_trip_speed_tips_exactly() -> None:
 
 
 # --------------------------------------------------------------- roll count
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.floats(0.0, 5000.0), st.floats(0.0, 5000.0))
-def test_roll_count_monotone_in_omega(w1: float, w2: float) -> None:
-    """More spin never rolls fewer faces, and the sign of omega does not matter."""
-    lo, hi = sorted((w1, w2))
-    assert tumble.roll_count(lo, A, G) <= tumble.roll_count(hi, A, G)
-    assert tumble.roll_count(-hi, A, G) == tumble.roll_count(hi, A, G)
-
-
-def test_roll_count_quarter_per_face() -> None:
-    """Each face keeps 1/4 of the spin: four times the spin rolls one face
-    more (below the limit); too little spin rolls none."""
-    w_tip = math.sqrt(3.0 * G * (math.sqrt(2.0) - 1.0) / (2.0 * A))  # just tips once
-    assert tumble.roll_count(w_tip * 0.999, A, G) == 0
-    assert tumble.roll_count(w_tip * 1.001, A, G) == 1
-    for n in range(1, 6):
-        assert tumble.roll_count(w_tip * 1.001 * 4.0**n, A, G) == n + 1
-    assert tumble.roll_count(1e12, A, G) == 8  # the limit
-
-
-# ------------------------------------------------------------- ledge tumble
 
 
 def test_ledge_launch_tips_forward_about_the_ledge() -> None:

@@ -319,3 +319,29 @@ def test_without_mujoco_the_cli_says_how_to_get_it(monkeypatch: pytest.MonkeyPat
         "(mujoco is not installed): pip install 'warlords-sim[reference]' "
         "(in a clone: pip install -e '.[reference]')"
     ]
+
+
+def test_a_launch_at_an_open_spot_leaves_a_ledge_as_from_a_crenelation() -> None:
+    """Saved case (issue 19, item 3: "make the engines take the same set-up").
+
+    ``flick --at X,Y --launch high`` at a spot with no wall: the 2.5D world
+    takes every crenelation launch off a ledge's edge, but the reference
+    had nothing under the die, which fell 40 mm straight off: at 300 mm/s
+    its first landing came 10 ms early at 886 mm/s, against 101 ms and
+    798 mm/s for the same launch from seat 0's middle high crenelation.
+    Now the reference sets a ledge there for the flick, and the two
+    launches come down alike."""
+    spot = BOARD.launch_spot(0, 2, Crenelation.HIGH)
+    ox, oy = spot.outward
+    firsts = []
+    for start in ((spot.x, spot.y), (100.0, 0.0)):  # (100, 0): open table
+        w = ReferenceWorld(BOARD)
+        f = Flick(0, (ox * 300.0, oy * 300.0), 0.0, LaunchKind.HIGH, start, spot.height_mm)
+        res = w.flick(f, face=1)
+        e = next(e for e in res.events if e.kind is EventKind.LANDING)
+        along = (e.x - start[0]) * ox + (e.y - start[1]) * oy
+        firsts.append((e.t, along, e.speed))
+    (t0, a0, s0), (t1, a1, s1) = firsts
+    assert abs(t1 - t0) < 1e-3
+    assert abs(a1 - a0) < 1.0
+    assert abs(s1 - s0) < 20.0

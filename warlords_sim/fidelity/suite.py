@@ -29,6 +29,12 @@ from warlords_sim.fidelity.uncertainty import (
 from warlords_sim.fidelity.verdict import ISSUE_9, Check, Tolerances, compare
 from warlords_sim.rules.physics_port import ENGINES
 
+#: ``(board, scenario, engine, trials, seed, on_trial) -> outcomes``, as
+#: :func:`.runner.run_scenario`.
+ScenarioRunner = Callable[
+    [Board, Scenario, str, int, int, Callable[[], None] | None], tuple[TrialOutcome, ...]
+]
+
 __all__ = ["FORMAT", "FidelityError", "FidelityReport", "ScenarioReport", "run_fidelity"]
 
 #: Format name of :meth:`FidelityReport.as_json`.
@@ -133,6 +139,7 @@ def run_fidelity(
     tolerances: Tolerances = ISSUE_9,
     variants: Sequence[Variant] = (),
     on_trial: Callable[[], None] | None = None,
+    runner: ScenarioRunner = run_scenario,
 ) -> FidelityReport:
     """Run ``scenarios`` on both ``engines`` and judge the first against the
     second (the baseline).
@@ -155,6 +162,9 @@ def run_fidelity(
             trials again for each; :data:`.uncertainty.VARIANTS`); ignored
             for another baseline.
         on_trial: called after every trial (a progress bar).
+        runner: runs one scenario's trials on one engine and board
+            (:func:`.runner.run_scenario`, or a wrapper of it that keeps
+            its outcomes, as ``benchmarks/fidelity.py --cache`` does).
 
     Raises:
         FidelityError: not two known engines, an engine that cannot simulate
@@ -190,12 +200,12 @@ def run_fidelity(
             raise FidelityError(f"reference variant {v.name} cannot run the board: {problem}")
     reports = []
     for sc in scenarios:
-        outs = tuple(run_scenario(board, sc, e, trials, seed, on_trial) for e in engs)
+        outs = tuple(runner(board, sc, e, trials, seed, on_trial) for e in engs)
         a, b = (engine_stats(e, o) for e, o in zip(engs, outs, strict=True))
         spread = None
         if boards:
             runs = {
-                v.name: run_scenario(vb, sc, "reference", trials, seed, on_trial)
+                v.name: runner(vb, sc, "reference", trials, seed, on_trial)
                 for v, vb in boards.items()
             }
             spread = reference_spread(b, {n: engine_stats(n, o) for n, o in runs.items()})

@@ -78,6 +78,10 @@ _PLANAR = 1e-4
 #: stopped (and sticks if mu_s allows: with mu < mu_s a turning slip passing
 #: this near the origin would otherwise swing past it).
 _FINISH = 1e-6
+#: A corner whose downward speed is below this fraction of the die's speed
+#: scale (``|v_z| + (|omega_x| + |omega_y|) size``) is not moving down in
+#: :func:`floor_contact`: rounding, not motion.
+_STILL = 1e-9
 #: Integration steps after which the impact is given up (never reached in
 #: the tests: a bug guard, not a limit of the model).
 _MAX_STEPS = 20_000
@@ -203,8 +207,10 @@ def floor_contact(
         size: edge, mm. radius: edge and corner radius, mm (0: sharp).
         v: centre velocity (mm/s, 3), with ``omega`` (rad/s, 3): if both are
             given, only core corners within 2 % of ``size`` of the lowest
-            whose contact points move down count, and the lowest of those
-            (as :func:`~warlords_sim.physics.impact.contact_point` does).
+            whose contact points move down count (faster than 1e-9 of the
+            speed scale ``|v_z| + (|omega_x| + |omega_y|) size``: slower is
+            rounding), and the lowest of those (as
+            :func:`~warlords_sim.physics.sharp_impact.contact_point` does).
         tol: corners whose centres lie within ``tol * size`` of the lowest
             (in height) touch together: two on an edge, four on a face.
 
@@ -242,7 +248,11 @@ def floor_contact(
         wx, wy, _ = _vec3(omega, "floor_contact: omega")
         down = [vz + wx * c[1] - wy * c[0] for c in corners]
         near = zmin + 0.02 * size
-        moving = {k for k in range(8) if zs[k] <= near and down[k] < 0.0}
+        # moving down faster than rounding can tell: a corner that merely
+        # stays on the floor (a die pivoted flat onto a face: its pivot
+        # edge's corners at +-1e-14 mm/s) is not a falling one
+        still = _STILL * (abs(vz) + (abs(wx) + abs(wy)) * size)
+        moving = {k for k in range(8) if zs[k] <= near and down[k] < -still}
         if not moving:
             return None
         low = -1

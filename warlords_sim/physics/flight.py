@@ -16,11 +16,15 @@ Contract
   applies the results.
 * Units mm, g, s, rad; heights above the board surface; world frame.
 
-The model: flight is exact. Gravity acts on z; a cube's inertia is the same
-about every axis (I = m a^2 / 6), so in free flight its angular velocity is
-constant and the orientation is R(t) = Rot(w t) R0. :func:`solve_flight`
-finds when the lowest corner first reaches the floor, and the height of the
-lowest point at each physics step. While that lowest point is higher than
+The model: flight is exact. Gravity acts on z; a cube's inertia, sharp or
+rounded, is the same about every axis, so in free flight its angular
+velocity is constant and the orientation is R(t) = Rot(w t) R0.
+:func:`solve_flight` finds when the die's lowest point first reaches the
+floor, and the height of the lowest point at each physics step. The die is
+a cube of edge ``size`` whose edges and corners are rounded with
+``radius`` (0: sharp): its lowest point lies ``radius`` below the lowest
+corner of the core cube of edge ``size - 2 radius``
+(:mod:`~warlords_sim.physics.contact`). While that lowest point is higher than
 an obstacle (wall, pin, engine, another die) the die does not collide with
 it (design brief section 2): each distinct obstacle height is one collision
 category (:class:`HeightBands`), and a flying die's mask holds only the
@@ -74,17 +78,18 @@ class Flight:
     low_at_steps: Vec
 
 
-def _lowest_offsets(r0: Vec, omega: Vec, times: Vec, size: float) -> Vec:
-    """z offset of the lowest corner from the centre at each time (mm).
+def _lowest_offsets(r0: Vec, omega: Vec, times: Vec, size: float, radius: float = 0.0) -> Vec:
+    """z offset of the lowest point from the centre at each time (mm): the
+    lowest corner of the core cube of edge ``size - 2 radius``, less ``radius``.
 
     Only elementwise numpy arithmetic (exact per element); the products
     and the sines are plain floats (:mod:`~warlords_sim.physics.linalg3`),
     so the result does not depend on the CPU.
     """
     w = norm3(omega)
-    verts = matmul(r0, _CORNERS * size)  # 3 x 8, world offsets at t = 0
+    verts = matmul(r0, _CORNERS * (size - 2.0 * radius))  # 3 x 8, world offsets at t = 0
     if w < 1e-12:
-        return np.full(times.shape, float(np.min(verts[2])))
+        return np.full(times.shape, float(np.min(verts[2])) - radius)
     ux, uy, uz = float(omega[0]) / w, float(omega[1]) / w, float(omega[2]) / w
     c0 = verts[2]
     c1 = -uy * verts[0] + ux * verts[1]
@@ -92,7 +97,8 @@ def _lowest_offsets(r0: Vec, omega: Vec, times: Vec, size: float) -> Vec:
     phi = [w * t for t in times.tolist()]
     s = np.array([math.sin(p) for p in phi])[:, None]
     c = np.array([1.0 - math.cos(p) for p in phi])[:, None]
-    return np.asarray(np.min(c0[None, :] + s * c1[None, :] + c * c2[None, :], axis=1))
+    low = np.min(c0[None, :] + s * c1[None, :] + c * c2[None, :], axis=1)
+    return np.asarray(low - radius)
 
 
 def solve_flight(
@@ -105,6 +111,7 @@ def solve_flight(
     gravity: float,
     dt: float,
     substeps: int = 8,
+    radius: float = 0.0,
 ) -> Flight:
     """Solve a free flight until the die's lowest point reaches ``floor``.
 
@@ -113,7 +120,8 @@ def solve_flight(
         r0: orientation at the start (3x3). omega: angular velocity (rad/s, world, 3).
         floor: height of the surface beneath, mm. size: die edge, mm.
         gravity: mm/s^2. dt: physics timestep, s. substeps: samples per step
-            used to find the hit time.
+            used to find the hit time. radius: the die's edge and corner
+            radius, mm (0 <= radius <= size / 2; 0: a sharp cube).
 
     Returns:
         The :class:`Flight`. The hit time is found on a grid of dt/substeps
@@ -126,11 +134,11 @@ def solve_flight(
     t_max = (vz0 + math.sqrt(disc)) / gravity + dt
     n_steps = max(1, math.ceil(t_max / dt))
     if n_steps <= _SHORT_FLIGHT_STEPS:
-        return _solve_short(z0, vz0, r0, omega, floor, size, gravity, dt, substeps, n_steps)
+        return _solve_short(z0, vz0, r0, omega, floor, size, gravity, dt, substeps, n_steps, radius)
     h = dt / substeps
     times = np.arange(1, n_steps * substeps + 1, dtype=np.float64) * h
     zc = z0 + vz0 * times - 0.5 * gravity * times * times
-    low = zc + _lowest_offsets(r0, omega, times, size)
+    low = zc + _lowest_offsets(r0, omega, times, size, radius)
     below = np.nonzero(low <= floor)[0]
     if below.size == 0:  # numerically grazing: land at the end of the window
         k = times.size - 1
@@ -167,10 +175,11 @@ def _solve_short(
     dt: float,
     substeps: int,
     n_steps: int,
+    radius: float = 0.0,
 ) -> Flight:
     """:func:`solve_flight` for short hops: the same samples and the same
     answer, evaluated one at a time until the hit."""
-    h2 = size / 2.0
+    h2 = size / 2.0 - radius
     rows = [[float(x) * h2 for x in r0[i]] for i in range(3)]
     verts = [
         (
@@ -185,12 +194,12 @@ def _solve_short(
     wx, wy, wz = float(omega[0]), float(omega[1]), float(omega[2])
     w = math.sqrt(wx * wx + wy * wy + wz * wz)
     if w < 1e-12:
-        lowest = min(v[2] for v in verts)
+        lowest = min(v[2] for v in verts) - radius
         coefs = [(lowest, 0.0, 0.0)]
     else:
         ux, uy, uz = wx / w, wy / w, wz / w
         coefs = [
-            (vz, -uy * vx + ux * vy, uz * ux * vx + uz * uy * vy + (uz * uz - 1.0) * vz)
+            (vz - radius, -uy * vx + ux * vy, uz * ux * vx + uz * uy * vy + (uz * uz - 1.0) * vz)
             for vx, vy, vz in verts
         ]
     g2 = 0.5 * gravity
@@ -390,13 +399,15 @@ def plan_flight(
     size: float,
     gravity: float,
     dt: float,
+    radius: float = 0.0,
 ) -> InFlight:
     """The flight of a die leaving centre height ``z0`` (mm) at world time
     ``time`` (step ``steps``) with vertical speed ``vz0`` (mm/s), orientation
     ``r0`` and angular velocity ``omega`` (rad/s, world), to land on a
-    surface ``floor`` mm high; ``bounces`` landings so far. What it stands
+    surface ``floor`` mm high; ``bounces`` landings so far; a die of edge
+    ``size`` rounded to ``radius`` mm (:func:`solve_flight`). What it stands
     on (``floor`` > 0) is left out of its masks: it cannot be hit from above."""
-    fl = solve_flight(z0, vz0, r0, omega, floor, size, gravity, dt)
+    fl = solve_flight(z0, vz0, r0, omega, floor, size, gravity, dt, radius=radius)
     hit_step = steps + max(1, math.ceil(fl.t_hit / dt - 1e-9))
     masks, changes = bands.masks_along(fl.low_at_steps)
     if floor > 0.0:  # whatever it stands on cannot be hit from above

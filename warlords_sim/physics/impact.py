@@ -8,7 +8,7 @@ Contract
   Two collision types, each a small class behind a Protocol (the shape of
   pooltool's ``physics/resolve``), gathered by the world:
 
-  - :class:`LandingModel` (default :class:`RigidLanding`): an airborne die's
+  - :class:`LandingModel` (default :class:`RoundedLanding`): an airborne die's
     lowest point reaches the surface beneath it; bounce or lie down.
   - :class:`SideBlowModel` (default :class:`EdgeCatchBlows`): a die strikes
     a wall, pin, the siege engine or another die beside it. This is the one
@@ -19,12 +19,14 @@ Contract
     blow in the plane; these add what the plane cannot show.
 * Units mm, g, s, rad; world frame, z up.
 
-The bounce (units mm, g, s, rad): a rigid-body impact at the lowest contact
-point (a corner, an edge midpoint or a face centre), with Newton
-restitution along the normal and Coulomb friction (stick or slip) in the
-plane; see :func:`impact`. A spinning die landing on a corner kicks sideways
-and changes its spin: the face comes out of the motion (Nagler & Richter,
-Phys. Rev. E 78, 036207, 2008, use the same impulse model for dice).
+The bounce: a rounded die's impact on the floor
+(:mod:`~warlords_sim.physics.contact`: the corner sphere, edge cylinder or
+face that touches; Coulomb friction through slip, stick and slip reversal;
+Stronge's energetic restitution, so no bounce creates energy). A spinning
+die landing on a corner kicks sideways and changes its spin: the face comes
+out of the motion (Nagler & Richter, Phys. Rev. E 78, 036207, 2008, model
+dice with impulses at the contact too). The die's one moment of inertia is
+:func:`die_inertia`, the rounded cube's.
 """
 
 from __future__ import annotations
@@ -38,8 +40,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from warlords_sim.board import DieSpec
+from warlords_sim.physics.contact import floor_contact, impact, rounded_cube_inertia
 from warlords_sim.physics.flight import InFlight
-from warlords_sim.physics.tumble import tip_energy_ok, trip_spin
+from warlords_sim.physics.tumble import trip_spin
 
 __all__ = [
     "MAX_BOUNCES",
@@ -49,10 +52,9 @@ __all__ = [
     "Kick",
     "Landing",
     "LandingModel",
-    "RigidLanding",
+    "RoundedLanding",
     "SideBlowModel",
-    "contact_point",
-    "impact",
+    "die_inertia",
 ]
 
 Vec = NDArray[np.float64]
@@ -62,189 +64,6 @@ Vec = NDArray[np.float64]
 REST_BOUNCE_SPEED = 60.0
 #: Most bounces in one landing sequence before the die is laid flat.
 MAX_BOUNCES = 60
-
-
-def contact_point(
-    r: Vec, size: float, v: Vec | None = None, omega: Vec | None = None, tol: float = 1e-3
-) -> Vec | None:
-    """Offset (mm, world) from the centre to the contact with a floor below.
-
-    The mean of the corners within ``tol * size`` of the lowest (a corner,
-    an edge midpoint or a face centre). Given the velocity ``v`` (mm/s) and
-    angular velocity ``omega`` (rad/s), only corners within 2 % of the edge
-    of the lowest and moving down count, the lowest of them; None if no
-    corner near the floor moves down.
-    """
-    h = size / 2.0
-    r0, r1, r2 = ([float(x) * h for x in r[i]] for i in range(3))
-    corners = []
-    for sx in (-1.0, 1.0):
-        for sy in (-1.0, 1.0):
-            for sz in (-1.0, 1.0):
-                corners.append(
-                    (
-                        r0[0] * sx + r0[1] * sy + r0[2] * sz,
-                        r1[0] * sx + r1[1] * sy + r1[2] * sz,
-                        r2[0] * sx + r2[1] * sy + r2[2] * sz,
-                    )
-                )
-    zmin = min(c[2] for c in corners)
-    if v is None or omega is None:
-        cand = [c for c in corners if c[2] <= zmin + tol * size]
-    else:
-        vz, wx, wy = float(v[2]), float(omega[0]), float(omega[1])
-        moving = [
-            c for c in corners if c[2] <= zmin + 0.02 * size and vz + wx * c[1] - wy * c[0] < 0.0
-        ]
-        if not moving:
-            return None
-        zc = min(c[2] for c in moving)
-        cand = [c for c in moving if c[2] <= zc + tol * size]
-    n = len(cand)
-    return np.array(
-        [sum(c[0] for c in cand) / n, sum(c[1] for c in cand) / n, sum(c[2] for c in cand) / n]
-    )
-
-
-def impact(
-    v: Vec,
-    omega: Vec,
-    r: Vec,
-    mass: float,
-    size: float,
-    restitution: float,
-    friction: float,
-    static_friction: float | None = None,
-) -> tuple[Vec, Vec]:
-    """Rigid-body impact of the die on a horizontal surface.
-
-    Args:
-        v: centre velocity before (mm/s, 3, vz < 0). omega: angular velocity (rad/s, 3).
-        r: offset from centre to the contact point (mm, 3), see :func:`contact_point`.
-        mass: g. size: edge, mm. restitution: Newton coefficient (normal).
-        friction: kinetic Coulomb coefficient (the bound while slipping).
-        static_friction: coefficient that decides sticking of a contact
-            that is not sliding as the impact begins (default: ``friction``);
-            a sliding contact only stops and sticks if kinetic friction can
-            stop it within the impact.
-
-    Returns:
-        (v', omega') after the impact. The normal impulse makes the contact
-        point's normal speed -restitution times what it was; the tangential
-        impulse stops the contact point's sliding if that needs no more than
-        static_friction times the normal impulse, otherwise it is friction
-        times the normal impulse, opposing the sliding. Plain floats inside
-        (it runs at every bounce).
-    """
-    vx, vy, vz = float(v[0]), float(v[1]), float(v[2])
-    wx, wy, wz = float(omega[0]), float(omega[1]), float(omega[2])
-    rx, ry, rz = float(r[0]), float(r[1]), float(r[2])
-    # contact point velocity v + omega x r
-    cx = vx + wy * rz - wz * ry
-    cy = vy + wz * rx - wx * rz
-    cz = vz + wx * ry - wy * rx
-    if cz >= 0.0:
-        return np.array([vx, vy, vz]), np.array([wx, wy, wz])
-    inv_m = 1.0 / mass
-    inv_i = 6.0 / (mass * size * size)
-    # K = inv_m I - inv_i [r]x^2 = inv_m I + inv_i (|r|^2 I - r r^T)
-    rr = rx * rx + ry * ry + rz * rz
-    k00 = inv_m + inv_i * (rr - rx * rx)
-    k11 = inv_m + inv_i * (rr - ry * ry)
-    k22 = inv_m + inv_i * (rr - rz * rz)
-    k01 = -inv_i * rx * ry
-    k02 = -inv_i * rx * rz
-    k12 = -inv_i * ry * rz
-    # sticking: solve K j = (0, 0, -e cz) - c  (Cramer's rule, K symmetric)
-    bx, by, bz = -cx, -cy, -restitution * cz - cz
-    det = (
-        k00 * (k11 * k22 - k12 * k12)
-        - k01 * (k01 * k22 - k12 * k02)
-        + k02 * (k01 * k12 - k11 * k02)
-    )
-    jx = (
-        bx * (k11 * k22 - k12 * k12) - k01 * (by * k22 - k12 * bz) + k02 * (by * k12 - k11 * bz)
-    ) / det
-    jy = (
-        k00 * (by * k22 - k12 * bz) - bx * (k01 * k22 - k12 * k02) + k02 * (k01 * bz - by * k02)
-    ) / det
-    jz = (
-        k00 * (k11 * bz - by * k12) - k01 * (k01 * bz - by * k02) + bx * (k01 * k12 - k11 * k02)
-    ) / det
-    # Coulomb: a contact already sliding when the impact begins is resisted
-    # by kinetic friction until its sliding stops; static friction only
-    # holds a contact that is not sliding (below 1 mm/s) to start with
-    sliding = math.hypot(cx, cy) > 1.0
-    mu_s = friction if static_friction is None or sliding else static_friction
-    if math.hypot(jx, jy) > mu_s * jz:
-        # slipping: tangential impulse = mu * jn against the sliding
-        st = math.hypot(cx, cy)
-        dx, dy = (-cx / st, -cy / st) if st > 1e-9 else (0.0, 0.0)
-
-        def slip(mu: float) -> tuple[float, float, float, float]:
-            ux, uy = mu * dx, mu * dy
-            kn = k02 * ux + k12 * uy + k22  # normal row of K times the direction
-            jn = -(1.0 + restitution) * cz / kn
-            ax, ay, az = ux * jn, uy * jn, jn
-            # tangential contact velocity after, along the original sliding
-            after = (cx + k00 * ax + k01 * ay + k02 * az) * cx + (
-                cy + k01 * ax + k11 * ay + k12 * az
-            ) * cy
-            return ax, ay, az, after
-
-        jx, jy, jz, after = slip(friction)
-        if after < 0.0:
-            # a constant slip direction would overshoot and drive the contact
-            # backwards (gaining energy, as in Kane's example): the sliding
-            # stops within the impact, so take the friction that just stops it
-            lo, hi = 0.0, friction
-            for _ in range(40):
-                mid = 0.5 * (lo + hi)
-                if slip(mid)[3] < 0.0:
-                    hi = mid
-                else:
-                    lo = mid
-            jx, jy, jz, _ = slip(lo)
-
-    # Newton restitution with sticking friction is not energy-consistent for
-    # every contact geometry (a few % of landings at e = 0.8 would gain up to
-    # ~18 %): in that case keep the normal response and shrink the
-    # tangential impulse until no energy is created (frictionless never does)
-    def energy(ax: float, ay: float, az: float) -> float:
-        nvx, nvy, nvz = vx + ax * inv_m, vy + ay * inv_m, vz + az * inv_m
-        nwx = wx + inv_i * (ry * az - rz * ay)
-        nwy = wy + inv_i * (rz * ax - rx * az)
-        nwz = wz + inv_i * (rx * ay - ry * ax)
-        return (nvx * nvx + nvy * nvy + nvz * nvz) / inv_m + (
-            nwx * nwx + nwy * nwy + nwz * nwz
-        ) / inv_i
-
-    e0 = (vx * vx + vy * vy + vz * vz) / inv_m + (wx * wx + wy * wy + wz * wz) / inv_i
-    if energy(jx, jy, jz) > e0:
-        tx, ty = jx, jy
-        target = -(1.0 + restitution) * cz
-
-        def scaled(f: float) -> tuple[float, float, float]:
-            ax, ay = tx * f, ty * f
-            return ax, ay, (target - k02 * ax - k12 * ay) / k22
-
-        lo, hi = 0.0, 1.0
-        for _ in range(40):
-            mid = 0.5 * (lo + hi)
-            if energy(*scaled(mid)) > e0:
-                hi = mid
-            else:
-                lo = mid
-        jx, jy, jz = scaled(lo)
-    v_new = np.array([vx + jx * inv_m, vy + jy * inv_m, vz + jz * inv_m])
-    omega_new = np.array(
-        [
-            wx + inv_i * (ry * jz - rz * jy),
-            wy + inv_i * (rz * jx - rx * jz),
-            wz + inv_i * (rx * jy - ry * jx),
-        ]
-    )
-    return v_new, omega_new
 
 
 @dataclass(frozen=True)
@@ -274,45 +93,85 @@ class LandingModel(Protocol):
         ...
 
 
-class RigidLanding:
-    """A rigid-body bounce (:func:`impact`) with the table's restitution and
-    friction (board data, cited there); the bouncing ends when a bounce
-    leaves less than :data:`REST_BOUNCE_SPEED` upwards and too little tumble
-    to tip over an edge, or after :data:`MAX_BOUNCES`.
+def die_inertia(die: DieSpec) -> float:
+    """The die's moment of inertia (g mm^2) about any axis through its
+    centre: a uniform cube of ``die.size_mm`` and ``die.mass_g`` rounded to
+    ``die.edge_radius_mm`` (:func:`~warlords_sim.physics.contact.rounded_cube_inertia`;
+    190.73 g mm^2 for the standard die, 2.8 % below a sharp cube's m a^2 / 6).
+    The one inertia of the 2.5D die: its flight, landings, pivot, strikes,
+    ledge exit, side kicks and pymunk's turning in the plane all take it.
+
+    Raises:
+        ValueError: see :func:`~warlords_sim.physics.contact.rounded_cube_inertia`.
+    """
+    return rounded_cube_inertia(die.mass_g, die.size_mm, die.edge_radius_mm)
+
+
+class RoundedLanding:
+    """A rounded die's bounce on the surface beneath it: the corner sphere,
+    edge cylinder or face of the die rounded to ``die.edge_radius_mm`` that
+    touches (:func:`~warlords_sim.physics.contact.floor_contact`), and a
+    rigid-body impact there with Coulomb friction and Stronge's energetic
+    restitution, through slip, stick and slip reversal
+    (:func:`~warlords_sim.physics.contact.impact`; W. J. Stronge, Proc. R.
+    Soc. Lond. A 431, 1990), with the table's restitution, kinetic and
+    static friction (board data, cited there) and the rounded die's inertia
+    (:func:`die_inertia`). No landing creates energy. The bouncing ends when
+    a bounce leaves less than :data:`REST_BOUNCE_SPEED` upwards, or after
+    :data:`MAX_BOUNCES`; the die then pivots on from its edge
+    (:meth:`~warlords_sim.physics.world.World._lay_flat`).
+
+    (It replaced :mod:`~warlords_sim.physics.sharp_impact`'s sharp corner
+    and Newton restitution in model 2.5d-9: there the 900 mm/s high
+    launch's first impact left the die turning at 35.4 rad/s, here 15.7;
+    the reference engine's rounded die 6.1, from a landing tilted 23.4
+    degrees where the 2.5D's ledge exit gives 21.4: tests/test_physics_saved_cases.py.)
 
     Args:
-        die: the die's board data (mass, size, table restitution and friction).
+        die: the die's board data (mass, size, edge radius, table
+            restitution and friction).
         gravity: mm/s^2.
+
+    Raises:
+        ValueError: an edge radius outside [0, size / 2] (board data checks it).
     """
 
     def __init__(self, die: DieSpec, gravity: float) -> None:
         self.die = die
         self.gravity = gravity
+        self.inertia = die_inertia(die)
+        self._static = max(die.table_static_friction, die.table_friction)
 
     def land(self, v: Vec, omega: Vec, r: Vec, bounces: int) -> Landing:
-        """See :meth:`LandingModel.land`."""
+        """See :meth:`LandingModel.land`; the contact is the touching
+        feature's point (:attr:`~warlords_sim.physics.contact.FloorContact.offset`)."""
         spec = self.die
-        size = spec.size_mm
-        contact = contact_point(r, size, v, omega)
-        if contact is None:  # the corners at the floor are already moving up
-            contact = contact_point(r, size)
-            assert contact is not None  # without v and omega there always is one
+        size, radius = spec.size_mm, spec.edge_radius_mm
+        fc = floor_contact(r, size, radius, v, omega)
+        if fc is None:  # the corners at the floor are already moving up
+            fc = floor_contact(r, size, radius)
+            assert fc is not None  # without v and omega there always is one
             v3, w3 = v, omega
         else:
-            v3, w3 = impact(
+            out = impact(
                 v,
                 omega,
-                contact,
+                fc.offset,
                 spec.mass_g,
-                size,
+                self.inertia,
                 spec.table_restitution,
                 spec.table_friction,
-                spec.table_static_friction,
+                self._static,
+                feature=fc.feature,
             )
+            v3, w3 = out.v, out.omega
+        contact = fc.offset
         # normal speed of the contact point: -(vz + (omega x r)_z)
         cz = float(v[2]) + float(omega[0] * contact[1] - omega[1] * contact[0])
-        tumble = math.hypot(float(w3[0]), float(w3[1]))
-        spent = float(v3[2]) < REST_BOUNCE_SPEED and not tip_energy_ok(tumble, size, self.gravity)
+        # rising this slowly it would hop under 0.2 mm: the bouncing is over
+        # and the die pivots on its edge from here (World._lay_flat), as
+        # dynamics, however much it still turns
+        spent = float(v3[2]) < REST_BOUNCE_SPEED
         return Landing(v3, w3, contact, max(-cz, 0.0), spent or bounces >= MAX_BOUNCES)
 
 
@@ -395,13 +254,16 @@ class EdgeCatchBlows:
     kicked by every closing blow, tipped by where the blow lands in height.
 
     Args:
-        die: the die's board data (mass, size, die restitution and friction).
+        die: the die's board data (mass, size, edge radius, die restitution
+            and friction); its inertia is :func:`die_inertia`.
         trip_speed: mm/s.
     """
 
     def __init__(self, die: DieSpec, trip_speed: float) -> None:
         self.die = die
         self.trip_speed = trip_speed
+        #: the moment of inertia about the centre per unit mass, mm^2
+        self.i2 = die_inertia(die) / die.mass_g
 
     def response(self, airborne: bool, floor: float, approach: float, top: float) -> BlowResponse:
         """See :meth:`SideBlowModel.response`."""
@@ -414,7 +276,7 @@ class EdgeCatchBlows:
 
     def trip_spin(self, speed: float) -> float:
         """See :func:`~warlords_sim.physics.tumble.trip_spin`."""
-        return trip_spin(speed, self.die.size_mm)
+        return trip_spin(speed, self.die.size_mm, self.i2)
 
     def kick(
         self,
@@ -444,7 +306,7 @@ class EdgeCatchBlows:
         if hi <= lo:
             return None
         m = spec.mass_g
-        inv_i = 6.0 / (m * size * size)
+        inv_i = 1.0 / (m * self.i2)
         jn = m * (1.0 + spec.die_restitution) * speed
         rx, ry, rz = -nx * size / 2.0, -ny * size / 2.0, (lo + hi) / 2.0 - zc
         wx, wy = float(f.omega[0]), float(f.omega[1])

@@ -21,8 +21,9 @@ the constraint (the edge stays on the bottom face) for N gives
 
 with ``f`` the die's forward body axis, ``lam`` the contact's place on the
 bottom face (forward of the centre positive), ``s`` the sign of the sliding
-and ``I = m a^2 / 6`` the cube's moment of inertia. For a fast die (small
-angles, frictionless edge) this integrates in closed form to an exit
+and ``I`` the die's moment of inertia (``m a^2 / 6`` for a sharp cube, the
+default, whose figures follow; the world passes its rounded die's). For a
+fast die (small angles, frictionless edge) this integrates in closed form to an exit
 tumble ``w = 0.3 g / v``; with mu = 0.3 it is about ``0.39 g / v``. (The
 model used before this one took the full weight at the edge throughout,
 ``w = 3 g / (4 v)``: about twice as much tumble.)
@@ -71,7 +72,12 @@ class LedgeExit:
 
 
 def slide_off_ledge(
-    speed: float, size: float, gravity: float, friction: float, tumble: float = 0.0
+    speed: float,
+    size: float,
+    gravity: float,
+    friction: float,
+    tumble: float = 0.0,
+    i2: float | None = None,
 ) -> LedgeExit:
     """The die leaving a ledge it slides off at ``speed`` mm/s.
 
@@ -82,6 +88,10 @@ def slide_off_ledge(
         friction: kinetic friction coefficient between die and ledge.
         tumble: forward (nose-down) turning rate at the start, rad/s (a
             finger striking above the centre, :mod:`~warlords_sim.physics.strike`).
+        i2: the die's moment of inertia about its centre per unit mass,
+            mm^2 (default a sharp cube's a^2 / 6; the 2.5D world passes its
+            rounded die's, :func:`~warlords_sim.physics.impact.die_inertia`).
+            The die's edges are taken sharp here.
 
     Returns:
         The :class:`LedgeExit`. Integrated with semi-implicit Euler steps of
@@ -99,10 +109,12 @@ def slide_off_ledge(
         raise ValueError(f"slide_off_ledge: friction must be in [0, 1], got {friction}")
     if not math.isfinite(tumble):
         raise ValueError(f"slide_off_ledge: tumble must be a finite number, got {tumble}")
+    if i2 is not None and not (math.isfinite(i2) and i2 > 0.0):
+        raise ValueError(f"slide_off_ledge: i2 must be a positive number (mm^2), got {i2}")
     a = size
     h = a / 2.0
     inv_m = 1.0  # per unit mass: every force below is divided by m
-    inv_i = 6.0 / (a * a)
+    inv_i = 6.0 / (a * a) if i2 is None else 1.0 / i2
     # state: centre (s, z) relative to the edge E = (0, 0); pitch th (nose down)
     s = 0.0  # the centre is over the edge (the shared launch convention)
     z = h

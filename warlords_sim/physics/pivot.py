@@ -71,7 +71,7 @@ __all__ = [
 
 _Q = math.pi / 4.0
 #: substeps of :func:`advance` per call (RK4 each)
-SUBSTEPS = 4
+SUBSTEPS = 2
 #: slip speed (mm/s) below which a slipping edge is taken to have stopped
 STICK_SPEED = 1e-6
 
@@ -241,32 +241,44 @@ class _Singular(Exception):
 
 
 def _deriv(
-    st: PivotState, p: PivotParams, stuck: bool, way: tuple[float, float] = (0.0, 0.0)
-) -> tuple[float, ...]:
-    """d/dt of (phi, rate, along, cross, s, t); ``way`` is the unit slip
-    direction (along u, across u) friction opposes, held for the whole RK4
-    step (the caller finds where the slip stops and splits the step there).
+    y: tuple[float, float, float, float],
+    p: PivotParams,
+    stuck: bool,
+    way: tuple[float, float] = (0.0, 0.0),
+) -> tuple[float, float, float, float, float, float]:
+    """d/dt of (phi, rate, along, cross, s, t) at ``y`` = (phi, rate, along,
+    cross); ``way`` is the unit slip direction (along u, across u) friction
+    opposes, held for the whole RK4 step (the caller finds where the slip
+    stops and splits the step there). The equations of the module
+    docstring, written out (it runs four times a substep).
 
     Raises:
         _Lifts: the floor would have to pull. _Singular: see :func:`_slip_accel`.
     """
+    phi, rate, along, cross = y
+    arm = p.arm
+    h = -arm * math.cos(phi + _Q)
+    k = arm * math.sin(phi + _Q)
+    rho, g, i2 = p.radius, p.gravity, p.i2
+    w2 = rate * rate
     if stuck:
-        acc, n, _ = _stick_accel(st.phi, st.rate, p)
-        if n < 0.0:
+        lever = rho + k
+        acc = h * (g + rho * w2) / (i2 + h * h + lever * lever)
+        if g - h * acc - k * w2 < 0.0:
             raise _Lifts
-        return (st.rate, acc, p.radius * acc, 0.0, st.along, st.cross)
+        return (rate, acc, rho * acc, 0.0, along, cross)
     du, dc = way
-    got = _slip_accel(st.phi, st.rate, du, p)
-    if got is None:
+    mu = p.friction
+    c = h + mu * du * (rho + k)
+    den = i2 + c * h
+    if den <= 1e-9 * i2:
         raise _Singular
-    acc, n, f = got
+    acc = c * (g - k * w2) / den
+    n = g - h * acc - k * w2
     if n < 0.0:
         raise _Lifts
-    h, k = _hk(st.phi, p)
     # centre along u: along + k rate, so along' = f - k acc + h rate^2
-    along_acc = f - k * acc + h * st.rate * st.rate
-    cross_acc = -p.friction * dc * n
-    return (st.rate, acc, along_acc, cross_acc, st.along, st.cross)
+    return (rate, acc, -mu * du * n - k * acc + h * w2, -mu * dc * n, along, cross)
 
 
 def _rk4(st: PivotState, p: PivotParams, dt: float, stuck: bool) -> PivotState:
@@ -275,25 +287,24 @@ def _rk4(st: PivotState, p: PivotParams, dt: float, stuck: bool) -> PivotState:
     wu, wc = _slip(st, p)
     speed = math.hypot(wu, wc)
     way = (wu / speed, wc / speed) if speed > 0.0 and not stuck else (0.0, 0.0)
-
-    def add(base: PivotState, d: tuple[float, ...], f: float) -> PivotState:
-        return PivotState(
-            base.phi + d[0] * f,
-            base.rate + d[1] * f,
-            base.along + d[2] * f,
-            base.cross + d[3] * f,
-            base.s + d[4] * f,
-            base.t + d[5] * f,
-        )
-
-    k1 = _deriv(st, p, stuck, way)
-    k2 = _deriv(add(st, k1, dt / 2.0), p, stuck, way)
-    k3 = _deriv(add(st, k2, dt / 2.0), p, stuck, way)
-    k4 = _deriv(add(st, k3, dt), p, stuck, way)
-    total = tuple(
-        (a + 2.0 * b + 2.0 * c + d) / 6.0 for a, b, c, d in zip(k1, k2, k3, k4, strict=True)
+    p0, r0, a0, c0 = st.phi, st.rate, st.along, st.cross
+    half = dt / 2.0
+    k1 = _deriv((p0, r0, a0, c0), p, stuck, way)
+    y = (p0 + k1[0] * half, r0 + k1[1] * half, a0 + k1[2] * half, c0 + k1[3] * half)
+    k2 = _deriv(y, p, stuck, way)
+    y = (p0 + k2[0] * half, r0 + k2[1] * half, a0 + k2[2] * half, c0 + k2[3] * half)
+    k3 = _deriv(y, p, stuck, way)
+    y = (p0 + k3[0] * dt, r0 + k3[1] * dt, a0 + k3[2] * dt, c0 + k3[3] * dt)
+    k4 = _deriv(y, p, stuck, way)
+    w = dt / 6.0
+    return PivotState(
+        p0 + (k1[0] + 2.0 * (k2[0] + k3[0]) + k4[0]) * w,
+        r0 + (k1[1] + 2.0 * (k2[1] + k3[1]) + k4[1]) * w,
+        a0 + (k1[2] + 2.0 * (k2[2] + k3[2]) + k4[2]) * w,
+        c0 + (k1[3] + 2.0 * (k2[3] + k3[3]) + k4[3]) * w,
+        st.s + (k1[4] + 2.0 * (k2[4] + k3[4]) + k4[4]) * w,
+        st.t + (k1[5] + 2.0 * (k2[5] + k3[5]) + k4[5]) * w,
     )
-    return add(st, total, dt)
 
 
 def _holds(st: PivotState, p: PivotParams) -> bool:
@@ -406,8 +417,8 @@ def advance(st: PivotState, dt: float, p: PivotParams) -> tuple[PivotState, Pivo
         raise ValueError(f"pivot: dt must be positive, got {dt}")
     h = dt / SUBSTEPS
     for _ in range(SUBSTEPS):
-        if normal_force(st, p) < 0.0:
-            return st, PivotEnd.HOP
+        # (a floor that would have to pull anywhere in a substep raises
+        # _Lifts from the equations themselves)
         try:
             st = _substep(st, p, h)
         except _Lifts:
@@ -416,6 +427,4 @@ def advance(st: PivotState, dt: float, p: PivotParams) -> tuple[PivotState, Pivo
             return _at(st, math.pi / 2.0, p), PivotEnd.NEXT_FACE
         if st.phi <= 0.0 and st.rate <= 0.0:
             return _at(st, 0.0, p), PivotEnd.BACK
-    if normal_force(st, p) < 0.0:
-        return st, PivotEnd.HOP
     return st, PivotEnd.NONE

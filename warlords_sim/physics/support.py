@@ -78,6 +78,28 @@ class Support:
                     best = h
         return best
 
+    def on_top(self, other: pymunk.Shape, pos: pymunk.Vec2d, zc: float, vz: float) -> float | None:
+        """Height (mm) of the top of ``other`` that a flying die meeting it
+        has come down onto, or None if it met its side.
+
+        pymunk has just found the die (centre ``pos``, centre height ``zc``
+        mm, vertical speed ``vz`` mm/s) touching ``other``, an obstacle of
+        one height band (a wall, a pin, the siege engine, a die on the
+        table). If the die is falling and its centre is over ``other`` and
+        above its top, the die has come down onto that top, as in
+        :meth:`under`: its lowest point dropped below the top while its
+        footprint already reached over it, and pymunk's step then moved its
+        centre over it before finding the contact (it moves bodies before
+        it looks for contacts). Taken as a blow from the side, the contact
+        would be pymunk's push out of an overlap up to a die's half width
+        deep, while the die, low enough to hit the obstacle, sits over it."""
+        if vz > 0.0:
+            return None  # rising
+        top = self.bands.height_of(other.filter.categories)
+        if top is None or zc <= top:
+            return None
+        return top if other.point_query(pos).distance <= 0.0 else None
+
     def holds(self, shape: pymunk.Shape, pos: pymunk.Vec2d, floor: float) -> bool:
         """Is the centre ``pos`` of the die of ``shape`` over something
         ``floor`` mm tall?"""

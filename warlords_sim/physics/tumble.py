@@ -20,12 +20,16 @@ balance about the pivoting edge, design brief section 2):
 
 * **Rolls** on the table: a die turning about a bottom edge with angular
   speed w tips over if (1/2) I_edge w^2 >= m g a (sqrt 2 - 1) / 2, with
-  I_edge = 2 m a^2 / 3; each face impact keeps 1/4 of w (angular momentum
-  about the new edge, rigid cube). :func:`roll_count`.
+  I_edge = 2 m a^2 / 3 (:func:`tip_energy_ok`); the motion itself is the
+  dynamics of :mod:`~warlords_sim.physics.pivot`, and where it ends on a
+  face an impact of :mod:`~warlords_sim.physics.impact`.
 * **Trips**: a sliding die whose bottom edge is caught pivots about it with
-  w = 3 v / (4 a) (angular momentum about the edge, :func:`trip_spin`); it
-  tips over when v >= sqrt(16 g a (sqrt 2 - 1) / 6) ~ 1.05 sqrt(g a), 0.42
-  m/s for a 16 mm die (:func:`trip_speed`).
+  w = v (a/2) / (i2 + a^2/2) (angular momentum about the edge,
+  :func:`trip_spin`; 3 v / (4 a) for a sharp cube, i2 = a^2/6); it tips
+  over from v ~ 1.05 sqrt(g a), 0.42 m/s for a 16 mm die
+  (:func:`trip_speed`). The world passes the rounded die's inertia
+  (:func:`~warlords_sim.physics.impact.die_inertia`); the caught edge is
+  taken sharp.
 * **Ledge launch**: a die sliding off a crenelation or the siege engine
   pivots forward over the edge while it slides (:func:`ledge_launch`, the
   motion solved in :mod:`~warlords_sim.physics.ledge`).
@@ -45,17 +49,14 @@ from warlords_sim.physics.orientation import FACE_NORMALS, face_up, rotation_abo
 from warlords_sim.physics.strike import free_strike
 
 __all__ = [
+    "EdgeContact",
+    "edge_contact",
     "lay_flat",
     "LedgeLaunch",
     "MIN_LEDGE_SPEED",
     "ledge_launch",
-    "MIN_ROLL_RATE",
     "quarter_turn",
-    "roll_advance",
     "roll_axis",
-    "roll_height",
-    "roll_reach",
-    "roll_count",
     "tip_energy_ok",
     "trip_speed",
     "trip_spin",
@@ -70,21 +71,17 @@ def tip_energy_ok(omega: float, size: float, gravity: float) -> bool:
     return omega * omega * size * size / 3.0 >= gravity * size * (math.sqrt(2.0) - 1.0) / 2.0
 
 
-def roll_count(omega: float, size: float, gravity: float, limit: int = 8) -> int:
-    """Faces a die rolls over on the table starting flat with ``omega`` rad/s
-    about a bottom edge; each face impact keeps 1/4 of the angular speed."""
-    n = 0
-    w = abs(omega)
-    while n < limit and tip_energy_ok(w, size, gravity):
-        n += 1
-        w *= 0.25
-    return n
-
-
-def trip_speed(size: float, gravity: float) -> float:
+def trip_speed(size: float, gravity: float, i2: float | None = None) -> float:
     """Slowest sliding speed (mm/s) at which a die whose leading bottom edge
-    is caught tips over: ~1.05 sqrt(g a) (0.42 m/s for a = 16 mm)."""
-    return math.sqrt(16.0 * gravity * size * (math.sqrt(2.0) - 1.0) / 6.0)
+    is caught tips over: the trip's turn (:func:`trip_spin`) has the energy
+    to lift the centre over the edge, (1/2) (i2 + a^2/2) w^2 >= g a (sqrt 2
+    - 1) / 2, so v^2 = 4 g (sqrt 2 - 1) (i2 + a^2/2) / a: ~1.05 sqrt(g a),
+    0.42 m/s for a = 16 mm with a sharp cube's ``i2 = a^2 / 6`` (the
+    default); ``i2`` (mm^2) is the moment of inertia about the centre per
+    unit mass."""
+    if i2 is None:
+        return math.sqrt(16.0 * gravity * size * (math.sqrt(2.0) - 1.0) / 6.0)
+    return math.sqrt(4.0 * gravity * (math.sqrt(2.0) - 1.0) * (i2 + size * size / 2.0) / size)
 
 
 @dataclass(frozen=True)
@@ -126,6 +123,7 @@ def ledge_launch(
     gravity: float,
     friction: float,
     strike: float = 0.0,
+    i2: float | None = None,
 ) -> LedgeLaunch:
     """A die flicked at (vx, vy) mm/s with yaw rate ``spin`` (rad/s) and world
     orientation ``r`` slides off a ledge whose edge runs across the flick
@@ -134,13 +132,15 @@ def ledge_launch(
     centre (:func:`~warlords_sim.physics.strike.free_strike`: its centre is
     over the edge, so no bottom edge is pressed into the ledge). A flick of
     no speed at all is a die let go where it is: it falls straight, untilted.
+    ``i2`` is the die's moment of inertia about its centre per unit mass,
+    mm^2 (default a sharp cube's a^2 / 6).
     """
     speed = math.hypot(vx, vy)
     if speed == 0.0:
         return LedgeLaunch(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, np.asarray(r), np.array([0.0, 0.0, spin]))
     ux, uy = (vx / speed, vy / speed) if speed > 0.0 else (0.0, 1.0)
-    pitch = free_strike(speed, strike, size).pitch
-    ex = slide_off_ledge(max(speed, MIN_LEDGE_SPEED), size, gravity, friction, tumble=pitch)
+    pitch = free_strike(speed, strike, size, i2=i2).pitch
+    ex = slide_off_ledge(max(speed, MIN_LEDGE_SPEED), size, gravity, friction, tumble=pitch, i2=i2)
     shift = ex.forward_mm - size / 2.0 - LEDGE_GAP_MM
     # tumble forward: about z x u, the ledge's edge
     axis = np.array([-uy, ux, 0.0])
@@ -157,11 +157,15 @@ def ledge_launch(
     )
 
 
-def trip_spin(speed: float, size: float) -> float:
+def trip_spin(speed: float, size: float, i2: float | None = None) -> float:
     """Angular speed (rad/s) about the caught bottom edge of a die sliding at
-    ``speed`` mm/s when that edge is caught: w = 3 v / (4 a), angular
-    momentum m v a / 2 about the edge over I_edge = 2 m a^2 / 3."""
-    return 3.0 * speed / (4.0 * size)
+    ``speed`` mm/s when that edge is caught: angular momentum m v a / 2
+    about the edge over m (i2 + a^2 / 2), ``i2`` (mm^2) the moment of
+    inertia about the centre per unit mass (default a sharp cube's a^2 / 6:
+    w = 3 v / (4 a))."""
+    if i2 is None:
+        return 3.0 * speed / (4.0 * size)
+    return speed * size / 2.0 / (i2 + size * size / 2.0)
 
 
 def roll_axis(theta: float, dx: float, dy: float) -> tuple[float, float]:
@@ -174,42 +178,67 @@ def roll_axis(theta: float, dx: float, dy: float) -> tuple[float, float]:
     return math.cos(ang), math.sin(ang)
 
 
-def roll_height(phi: float, size: float) -> float:
-    """Height (mm) of the centre above the surface of a die turned ``phi``
-    rad (0..pi/2) about a bottom edge: (a / sqrt 2) sin(pi/4 + phi)."""
-    return size / math.sqrt(2.0) * math.sin(math.pi / 4.0 + phi)
-
-
-def roll_reach(phi: float, size: float) -> float:
-    """How far (mm) the centre of a die turned ``phi`` rad about a bottom
-    edge lies behind that edge, along the roll: (a / sqrt 2) cos(pi/4 + phi)
-    (a / 2 flat, -a / 2 a quarter turn on)."""
-    return size / math.sqrt(2.0) * math.cos(math.pi / 4.0 + phi)
-
-
-#: Slowest turning (rad/s) a rolling die keeps over the top of its edge
-#: (with just the energy to tip, it would balance there for ever).
-MIN_ROLL_RATE = 0.5
-
-
-def roll_advance(phi: float, omega0: float, dt: float, size: float, gravity: float) -> float:
-    """The turn (rad) of a die pivoting about a bottom edge after ``dt`` s
-    more, from ``phi`` rad, given ``omega0`` rad/s when it lay flat on this
-    face: energy is kept, (1/2) I_edge w^2 + m g z = const with
-    I_edge = 2 m a^2 / 3, so w^2 = w0^2 - 3 g (z - a/2) / a^2 (the edge does
-    not slip). Midpoint steps."""
-
-    def rate(p: float) -> float:
-        w2 = omega0 * omega0 - 3.0 * gravity * (roll_height(p, size) - size / 2.0) / (size * size)
-        return max(math.sqrt(max(w2, 0.0)), MIN_ROLL_RATE)
-
-    return phi + rate(phi + 0.5 * rate(phi) * dt) * dt
-
-
 def quarter_turn(r: Vec, ux: float, uy: float) -> Vec:
-    """World orientation ``r`` after rolling a quarter turn toward (ux, uy):
-    about z x u, exact (no floating-point drift from sin and cos of pi/2)."""
-    return matmul(np.round(rotation_about((-uy, ux, 0.0), math.pi / 2.0)), r)
+    """World orientation ``r`` after rolling a quarter turn toward the unit
+    table vector (ux, uy): about z x u, Rodrigues' formula with cos and sin
+    of the quarter turn taken as exactly 0 and 1 (no floating-point drift).
+
+    It used to round the entries of that rotation, which is exact only for a
+    u along the board's x or y axis; at any other yaw it turned the die
+    about the board axis nearest to z x u, and a die rolling at a yaw off
+    the board's axes came down on its next face tilted by that difference
+    (up to 45 degrees; saved case in tests/test_physics_roll.py)."""
+    a, b = -uy, ux  # the rotation's unit axis (a, b, 0)
+    turn = np.array([[a * a, a * b, b], [a * b, b * b, -a], [-b, a, 0.0]])
+    return matmul(turn, r)
+
+
+@dataclass(frozen=True)
+class EdgeContact:
+    """A die that has stopped bouncing, seen as pivoting on its lowest
+    bottom edge (:func:`edge_contact`).
+
+    Attributes:
+        yaw, rel: the yaw (rad) and yaw-frame orientation of the die lying
+            flat on the face it tilts from (as :func:`lay_flat` gives them).
+        ux, uy: the pivot direction (a unit table vector along a body axis):
+            the die tilts toward it, over the edge on that side.
+        phi: the tilt about that edge, rad (0 flat, pi/4 balanced on it).
+        rate: turning rate about the edge toward (ux, uy), rad/s.
+    """
+
+    yaw: float
+    rel: Vec
+    ux: float
+    uy: float
+    phi: float
+    rate: float
+
+
+def edge_contact(r: Vec, theta: float, omega: Vec) -> EdgeContact:
+    """Die ``r`` (world orientation), yaw ``theta`` (pymunk's angle, rad),
+    turning at ``omega`` (rad/s, world, 3), taken as tilted over the bottom
+    edge it leans toward: the face below is the one :func:`lay_flat` lays it
+    on, the tilt is the angle between that face's outward normal and
+    straight down, the edge the one the normal leans away from. A die lying
+    flat (no tilt) pivots the way its tumble turns it (``omega = z x u``).
+    Plain floats; the edge direction snaps to the die's body axes."""
+    yaw, rel = lay_flat(r, theta)
+    down = FACE_NORMALS[7 - face_up(r)]
+    axis = next(i for i in range(3) if down[i] != 0.0)
+    sign = down[axis]
+    nx, ny, nz = (float(r[i, axis]) * sign for i in range(3))
+    nh = math.hypot(nx, ny)
+    wx, wy = float(omega[0]), float(omega[1])
+    if nh > 1e-9:
+        phi = math.atan2(nh, -nz)
+        dx, dy = -nx / nh, -ny / nh
+    else:
+        phi = 0.0
+        wh = math.hypot(wx, wy)
+        dx, dy = (wy / wh, -wx / wh) if wh > 0.0 else (1.0, 0.0)
+    ux, uy = roll_axis(yaw, dx, dy)
+    return EdgeContact(yaw, rel, ux, uy, phi, -uy * wx + ux * wy)
 
 
 def lay_flat(r: Vec, theta: float) -> tuple[float, Vec]:

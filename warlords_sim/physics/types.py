@@ -238,6 +238,7 @@ class EventKind(Enum):
     CONTACT = "contact"  # a die touched a wall, pin, die or the siege engine
     LANDING = "landing"  # an airborne die struck the surface beneath it
     TRIP = "trip"  # a sliding die caught an edge and tumbled
+    HOP = "hop"  # a die pivoting on an edge turned too fast for the floor to hold it
     EXIT = "exit"  # a die left the board
     REST = "rest"  # a die came to rest
 

@@ -45,10 +45,10 @@ Contract
   8.3 mm a step, less than the 11 mm of die half-width plus pin radius and
   the 11 mm of die half-width plus half the thinnest wall (the 6 mm side
   walls), so it cannot pass through a pin or wall between two steps (pymunk
-  has no swept collision). A die that rolls is moved by a velocity the roll
-  sets before every step; a contact it runs into ends the roll
-  (:meth:`World._roll_stopped`), which would otherwise overwrite the
-  contact's answer step after step.
+  has no swept collision). A die that pivots is moved by a velocity the
+  pivot sets before every step; the velocity a contact leaves it with is
+  folded into the pivot (:meth:`World._advance_roll`), which would
+  otherwise overwrite the contact's answer step after step.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ import hashlib
 import math
 import struct
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pymunk
@@ -85,8 +85,9 @@ from warlords_sim.physics.impact import (
     BlowResponse,
     EdgeCatchBlows,
     LandingModel,
-    RigidLanding,
+    RoundedLanding,
     SideBlowModel,
+    die_inertia,
 )
 from warlords_sim.physics.linalg3 import dot3, matmul
 from warlords_sim.physics.orientation import (
@@ -96,6 +97,10 @@ from warlords_sim.physics.orientation import (
     rotation_z,
     with_face_up,
 )
+from warlords_sim.physics.pivot import PivotEnd, PivotParams, PivotState
+from warlords_sim.physics.pivot import advance as pivot_advance
+from warlords_sim.physics.pivot import centre_offset as pivot_centre
+from warlords_sim.physics.pivot import energy as pivot_energy
 from warlords_sim.physics.regions import classify
 from warlords_sim.physics.strike import strike_on_surface
 from warlords_sim.physics.support import Support
@@ -125,6 +130,13 @@ TIMESTEP = 1.0 / 240.0
 #: sizes but none nearer; no fingerprint, example replay or saved case
 #: settles differently, so the model version stays.
 SETDOWN_REACH = 2.0
+#: A die turning about a bottom edge too slowly to lift its centre this far
+#: (mm) is taken to stay flat (7.7 rad/s for a 16 mm die; it tips over from
+#: 19.5): the rocking is not followed.
+ROCK_LIFT_MM = 0.5
+#: A die that stops bouncing tilted less than this (rad) from a face, and
+#: turning slower than the rock rate, lies flat at once.
+_FLAT_TILT = 1e-3
 #: pymunk filter group given to a die's shape while it probes its own
 #: paths (:meth:`World._path_blocked`): shapes of one group never meet.
 _SELF_GROUP = 1
@@ -163,20 +175,23 @@ _ENGINE_TYPE = 4
 
 @dataclass
 class _Rolling:
-    """A die pivoting over a bottom edge on its floor, step by step
-    (:func:`~warlords_sim.physics.tumble.roll_advance`)."""
+    """A die pivoting on a bottom edge on its floor, step by step
+    (:func:`~warlords_sim.physics.pivot.advance`)."""
 
-    ux: float  # roll direction (along a body axis), board frame
+    ux: float  # pivot direction (along a body axis), board frame
     uy: float
-    px: float  # the pivoting edge's midpoint on the floor, mm
-    py: float
-    omega0: float  # turning rate it had lying flat on this face, rad/s
-    r0: NDArray[np.float64]  # world orientation lying flat on this face
-    vx: float = 0.0  # the edge sliding on the floor, mm/s (slowed by friction)
-    vy: float = 0.0
-    phi: float = 0.0  # turned so far about the edge, rad (where the body is now)
-    phi_next: float = 0.0  # where the body is sent by the next step
-    sent: tuple[float, float] = (0.0, 0.0)  # velocity given for the next step, mm/s
+    ox: float  # the edge's floor contact point when the pivot began, mm
+    oy: float
+    r0: NDArray[np.float64]  # world orientation lying flat on the face it left
+    state: PivotState  # where the body is now
+    next: PivotState  # where the body is sent by the next step
+    end: PivotEnd = PivotEnd.NONE  # what the next step ends with, if anything
+    sent: tuple[float, float] = (0.0, 0.0)  # the body's velocity set for the step, mm/s
+
+    @property
+    def phi(self) -> float:
+        """Turned so far about the edge, rad (where the body is now)."""
+        return self.state.phi
 
 
 @dataclass
@@ -207,10 +222,14 @@ class _Die:
 class _Pending:
     """Work noted by collision callbacks, done after the step: the side
     blows the blow model answered with a trip (grounded dice) or a kick
-    (airborne dice). Trips are done before kicks."""
+    (airborne dice), and the landings on top of what a flying die met
+    (:meth:`Support.on_top`). Landings are done first, then trips, then
+    kicks (a die that landed on top is not kicked)."""
 
     trips: list[tuple[int, float, float, float]] = field(default_factory=list)
     kicks: list[tuple[int, float, float, float, float, float]] = field(default_factory=list)
+    #: flying dice that came down onto the top of what they met (die, top mm)
+    tops: list[tuple[int, float]] = field(default_factory=list)
 
 
 class World:
@@ -268,12 +287,32 @@ class World:
         self._size = die.size_mm
         self._g = board.gravity_mm_s2
         self._mass = die.mass_g
+        self._radius = die.edge_radius_mm
+        #: the die's one moment of inertia about its centre per unit mass
+        #: (mm^2): the rounded cube's, in the flight, landings, pivot,
+        #: strikes, ledge exit, side kicks and pymunk's turning in the plane
+        self._i2 = die_inertia(die) / die.mass_g
         # height bands: one collision category per distinct obstacle height
         self._bands = HeightBands.of_board(board)
         self._support = Support(self.space, self._bands, board)
         # the collision models (pooltool's resolver shape: one per kind)
-        self._landing: LandingModel = RigidLanding(die, self._g)
-        self._blows: SideBlowModel = EdgeCatchBlows(die, tumble.trip_speed(self._size, self._g))
+        self._landing: LandingModel = RoundedLanding(die, self._g)
+        self._blows: SideBlowModel = EdgeCatchBlows(
+            die, tumble.trip_speed(self._size, self._g, self._i2)
+        )
+        # the die pivoting on a bottom edge: rounded to die.edge_radius_mm,
+        # as the flight and the bounce take it (board data)
+        #: the slowest turn about an edge that is followed: it lifts the centre
+        #: by ROCK_LIFT_MM, (1/3) a^2 w^2 = g dz
+        self._rock_rate = math.sqrt(3.0 * self._g * ROCK_LIFT_MM) / self._size
+        self._pivot = PivotParams(
+            size=self._size,
+            radius=self._radius,
+            gravity=self._g,
+            friction=die.table_friction,
+            static_friction=max(die.table_static_friction, die.table_friction),
+            i2=self._i2,
+        )
         self._sqrt_e_die = math.sqrt(die.die_restitution)
         self._sqrt_mu_die = math.sqrt(die.die_friction)
         self._build_static()
@@ -533,8 +572,7 @@ class World:
             raise WorldError(f"die angle must be a finite number of radians, got {angle}")
         spec = self.board.die
         a = spec.size_mm
-        moment = spec.mass_g * a * a / 6.0
-        body = pymunk.Body(spec.mass_g, moment)
+        body = pymunk.Body(spec.mass_g, spec.mass_g * self._i2)
         body.position = (x, y)
         body.angle = angle
         self._hand_moved = True
@@ -643,9 +681,38 @@ class World:
         f = d.flight
         if f is None:
             if d.roll is not None:
-                return d.floor + tumble.roll_height(d.roll.phi, self._size)
+                return d.floor + pivot_centre(d.roll.phi, self._pivot)[1]
             return d.floor + self._size / 2.0
         return f.height(self.time - f.t0)
+
+    def energy(self, die: int) -> float:
+        """Kinetic plus potential energy of die ``die`` now, g mm^2/s^2
+        (nJ), the board surface the zero of height: its planar motion
+        (pymunk), its height, vertical speed and 3D turning (flight or
+        pivot), the rounded die's moment of inertia
+        (:func:`~warlords_sim.physics.impact.die_inertia`). For checking
+        that the motion creates no energy (``benchmarks/fuzz_flicks.py``).
+
+        Raises:
+            WorldError: no such die.
+        """
+        d = self._get(die)
+        m = self._mass
+        i2 = self._i2
+        vx, vy = d.body.velocity
+        spin = float(d.body.angular_velocity)
+        f = d.flight
+        if f is not None:
+            t = self.time - f.t0
+            vz, z = f.vz(t), f.height(t)
+            wx, wy = float(f.omega[0]), float(f.omega[1])
+            kin = vx * vx + vy * vy + vz * vz + i2 * (wx * wx + wy * wy + spin * spin)
+            return 0.5 * m * kin + m * self._g * z
+        ro = d.roll
+        if ro is not None:
+            return m * (pivot_energy(ro.state, self._pivot) + self._g * d.floor)
+        kin = vx * vx + vy * vy + i2 * spin * spin
+        return 0.5 * m * kin + m * self._g * (d.floor + self._size / 2.0)
 
     def orientation(self, die: int) -> NDArray[np.float64]:
         """World orientation (3x3) of die ``die`` now (for drawing)."""
@@ -716,6 +783,7 @@ class World:
             self._size,
             self._g,
             TIMESTEP,
+            radius=self._radius,
         )
         self._wake(d)
         self._moved.add(d.id)
@@ -779,6 +847,24 @@ class World:
         body_a, body_b = a.body, b.body
         if body_a is None or body_b is None:
             return
+        f = da.flight
+        if f is not None:
+            # the step has moved the body already (self.time is still its start)
+            t = self.time + TIMESTEP - f.t0
+            db = self._die_of(b)
+            top = (
+                self._support.on_top(b, body_a.position, f.height(t), f.vz(t))
+                if db is None or (db.flight is None and db.floor == 0.0)
+                else None
+            )
+            if top is not None:
+                # it came down onto the top of what it met, not against its
+                # side: a landing there after the step, no push from pymunk
+                arbiter.process_collision = False
+                self._pending.tops.append((da.id, top))
+                self._wake(da)
+                self._dirty = True
+                return
         va = body_a.velocity
         vb = body_b.velocity
         approach = (va.x - vb.x) * n.x + (va.y - vb.y) * n.y
@@ -867,6 +953,14 @@ class World:
     def _after_step(self) -> None:
         self._dirty = False
         was_moving = bool(self._active)
+        landed: set[int] = set()
+        if self._pending.tops:
+            tops, self._pending.tops = self._pending.tops, []
+            for die_id, top in tops:
+                d = self._dice.get(die_id)
+                if d is not None and d.flight is not None and die_id not in landed:
+                    landed.add(die_id)
+                    self._bounce(d, floor=top)
         if self._pending.trips:
             trips, self._pending.trips = self._pending.trips, []
             for die_id, nx, ny, speed in trips:
@@ -877,7 +971,7 @@ class World:
             kicks, self._pending.kicks = self._pending.kicks, []
             for die_id, nx, ny, speed, bottom, top in kicks:
                 d = self._dice.get(die_id)
-                if d is not None and d.flight is not None:
+                if d is not None and d.flight is not None and die_id not in landed:
                     self._side_kick(d, nx, ny, speed, bottom, top)
         check = self.steps % CHECK_EVERY == 0
         nxt = self.steps + (CHECK_EVERY - self.steps % CHECK_EVERY)
@@ -1007,8 +1101,41 @@ class World:
             return
         vx, vy = d.body.velocity
         omega = np.array([f.omega[0], f.omega[1], d.body.angular_velocity])
-        landing = self._landing.land(np.array([vx, vy, vz]), omega, r, f.bounces)
+        self._land(d, np.array([vx, vy, vz]), omega, r, floor, f.bounces, f.height(t))
+
+    def _land(
+        self,
+        d: _Die,
+        v: NDArray[np.float64],
+        omega: NDArray[np.float64],
+        r: NDArray[np.float64],
+        floor: float,
+        bounces: int,
+        centre: float | None = None,
+    ) -> None:
+        """Die ``d`` at orientation ``r``, moving at ``v`` (mm/s, 3) and
+        turning at ``omega`` (rad/s, 3), strikes the surface ``floor`` mm
+        high with its lowest point: the landing model's impact, then it
+        flies on (a bounce) or pivots on its edge (:meth:`_lay_flat`).
+
+        ``centre``: the centre's height (mm) as it strikes, if its lowest
+        point may have sunk below the surface (a die coming down onto the
+        top of something is found there after the step: up to a step's fall
+        below it, or more when its footprint reached over the top before its
+        centre did, :meth:`Support.on_top`). The impact sets its lowest point
+        on the surface; the potential energy of that rise is paid out of
+        the motion the impact leaves it (every velocity scaled by one
+        factor), so that no energy is created (the fuzz of
+        benchmarks/fuzz_flicks.py found a tumbling die sunk 6 mm into a die
+        it came down on gaining 1.2 %)."""
+        landing = self._landing.land(v, omega, r, bounces)
         v3, w3 = landing.v, landing.omega
+        rise = 0.0 if centre is None else floor - float(landing.contact[2]) - centre
+        if rise > 0.0:
+            kin = 0.5 * (float(v3[0] ** 2 + v3[1] ** 2 + v3[2] ** 2))
+            kin += 0.5 * self._pivot.i2 * float(w3[0] ** 2 + w3[1] ** 2 + w3[2] ** 2)
+            k = math.sqrt(max(kin - self._g * rise, 0.0) / kin) if kin > 0.0 else 0.0
+            v3, w3 = v3 * k, w3 * k
         d.body.velocity = (float(v3[0]), float(v3[1]))
         d.body.angular_velocity = float(w3[2])
         x, y = d.body.position
@@ -1025,20 +1152,34 @@ class World:
             )
         )
         if landing.settles:
-            self._lay_flat(d, r, w3, floor)
+            # what it has to pivot on with: no more than the bounce left it
+            up = -float(landing.contact[2])
+            kin = float(v3[0] ** 2 + v3[1] ** 2 + v3[2] ** 2)
+            kin += self._pivot.i2 * float(w3[0] ** 2 + w3[1] ** 2 + w3[2] ** 2)
+            self._lay_flat(d, r, w3, floor, budget=0.5 * kin + self._g * up)
         else:
             zc = floor - float(landing.contact[2])
-            self._start_flight(d, zc, float(v3[2]), r, w3, bounces=f.bounces + 1, floor=floor)
+            self._start_flight(d, zc, float(v3[2]), r, w3, bounces=bounces + 1, floor=floor)
 
     def _lay_flat(
-        self, d: _Die, r: NDArray[np.float64], omega: NDArray[np.float64], floor: float
+        self,
+        d: _Die,
+        r: NDArray[np.float64],
+        omega: NDArray[np.float64],
+        floor: float,
+        budget: float | None = None,
     ) -> None:
-        """End the bouncing: the die falls onto the face below
-        (:func:`~warlords_sim.physics.tumble.lay_flat`), then rolls on over as
-        many edges as its remaining tumble can carry it."""
-        yaw, rel = tumble.lay_flat(r, float(d.body.angle))
-        d.body.angle = yaw
-        d.r_rel = rel
+        """End the bouncing: the die rests on its lowest bottom edge, tilted
+        as it came down (:func:`~warlords_sim.physics.tumble.edge_contact`),
+        and pivots on from there (:meth:`_start_face`): it tips over, rocks
+        back or hops off as the pivot's dynamics have it; a die that comes
+        down flat and hardly turning lies flat at once. ``budget`` (mm^2/s^2,
+        per unit mass, above the floor) is the energy the die has: the pivot
+        it starts on the edge never has more (its motion is the part of the
+        die's that the edge's contact allows; the rest is lost to it)."""
+        ec = tumble.edge_contact(r, float(d.body.angle), omega)
+        d.body.angle = ec.yaw
+        d.r_rel = ec.rel
         d.flight = None
         self._set_grounded(d, floor)
         d.cocked = False
@@ -1047,11 +1188,18 @@ class World:
         # the footprint turned to the flat yaw (up to 45 degrees): it may
         # now reach into a wall, pin or die beside it, which stops it there
         self._clear_overlap(d)
-        wh = float(math.hypot(omega[0], omega[1]))
-        if wh > 0.0:
-            # rolling direction d: omega = z x d  =>  d = omega x z / |omega|
-            dx, dy = float(omega[1]) / wh, -float(omega[0]) / wh
-            self._roll(d, dx, dy, wh)
+        if ec.phi < _FLAT_TILT and abs(ec.rate) < self._rock_rate:
+            return
+        # (the set-down may have turned the die: take its axes as they are now)
+        flat = self._world_orientation(d)
+        ux, uy = tumble.roll_axis(float(d.body.angle), ec.ux, ec.uy)
+        vx, vy = d.body.velocity
+        if self._start_face(
+            d, ux, uy, ec.rate, flat, (vx, vy), phi=ec.phi, centre=True, budget=budget
+        ):
+            self._wake(d)
+            self._moved.add(d.id)
+            self._next_check = self.steps + 1
 
     def _side_kick(
         self, d: _Die, nx: float, ny: float, speed: float, bottom: float, top: float
@@ -1110,19 +1258,15 @@ class World:
     ) -> None:
         """Start die ``d``, lying flat, pivoting over the bottom edge toward
         (dx, dy) (along its body axis closest to that) at ``omega`` rad/s;
-        the roll is then motion over steps (:meth:`_advance_roll`). Nothing
-        happens if ``omega`` cannot tip it over that edge; if something
-        stands where it would land it leans on it instead
-        (:meth:`_decide_cocked`). The edge is taken to hold the die however
-        fast it turns (as the closed-form roll count before it did), though
-        above sqrt(g / a) (24.8 rad/s for a 16 mm die, 19.5 being needed to
-        tip at all) gravity cannot keep the centre on its circle and a real
-        die hops off the edge: the flight and bounce model, which could take
-        it from there, chatters on a die pivoting on an edge. ``slide``
-        (mm/s) is how fast the edge it pivots on slides over the floor
-        (default: the die's velocity); table friction slows it, and the die
-        slides on at what is left when the roll ends."""
-        if not tumble.tip_energy_ok(omega, self._size, self._g):
+        the pivot is then dynamics over steps (:meth:`_advance_roll`,
+        :mod:`~warlords_sim.physics.pivot`): it tips over, rocks back, or
+        hops off the edge as Newton's laws have it. A turn too slow to lift
+        the centre by :data:`ROCK_LIFT_MM` is not followed (the die stays
+        flat); if something stands where it would land it leans on it
+        instead (:meth:`_decide_cocked`). ``slide`` (mm/s) is how fast the
+        edge it pivots on slides over the floor (default: the die's
+        velocity); friction slows it, and it may turn the die faster."""
+        if omega < self._rock_rate:
             return
         ux, uy = tumble.roll_axis(float(d.body.angle), dx, dy)
         vx, vy = slide if slide is not None else tuple(d.body.velocity)
@@ -1140,137 +1284,188 @@ class World:
         omega: float,
         r0: NDArray[np.float64],
         slide: tuple[float, float] = (0.0, 0.0),
+        phi: float = 0.0,
+        centre: bool = False,
+        budget: float | None = None,
     ) -> bool:
-        """Begin turning die ``d`` (flat, at world orientation ``r0``) over
-        its bottom edge toward (ux, uy); False (and it leans that way) if a
-        wall, pin or die stands where it would land."""
+        """Begin turning die ``d`` (lying flat at world orientation ``r0``,
+        or tilted ``phi`` rad from it) over its bottom edge toward (ux, uy)
+        at ``omega`` rad/s; ``slide`` (mm/s) is the edge's slip over the
+        floor, or with ``centre`` the die centre's horizontal velocity.
+        False (and it leans that way) if a wall, pin or die stands where it
+        would land. ``budget``: the most energy the pivot may have (per unit
+        mass, mm^2/s^2, above the floor; its velocities are scaled down to it)."""
         x0, y0 = d.body.position
         a = self._size
-        if self._blocked(d, x0 + ux * a, y0 + uy * a):
+        ahead, up = pivot_centre(phi, self._pivot)
+        # turning enough to bring its centre over the edge: it would land
+        # beyond, so whatever stands there stops it (a rock that falls back
+        # short of the top stays where it is and is followed)
+        over = 0.5 * (self._pivot.i2 + ahead * ahead + up * up) * omega * omega + self._g * up
+        tips = omega > 0.0 and over >= self._g * (self._pivot.radius + self._pivot.arm)
+        if tips and self._blocked(d, x0 + ux * a, y0 + uy * a):
             d.lean = (ux, uy)
             return False
         d.lean = None
-        d.roll = _Rolling(
-            ux, uy, x0 + ux * a / 2.0, y0 + uy * a / 2.0, omega, r0, vx=slide[0], vy=slide[1]
-        )
+        rho = self._pivot.radius
+        v_along = slide[0] * ux + slide[1] * uy
+        cross = -slide[0] * uy + slide[1] * ux
+        # the edge's centre moves at the centre's speed less the turn's share
+        along = v_along - (up - rho) * omega if centre else v_along + rho * omega
+        st = PivotState(phi, omega, along, cross)
+        if budget is not None:
+            st = self._capped(st, budget)
+        ox, oy = x0 - ux * ahead, y0 - uy * ahead
+        d.roll = _Rolling(ux, uy, ox, oy, r0, st, st)
         d.pivot.max_force = 0.0
         d.gear.max_force = 0.0
         d.body.angular_velocity = 0.0
         self._send_roll(d)
         return True
 
+    def _capped(self, st: PivotState, budget: float) -> PivotState:
+        """``st`` with its velocities scaled down, if need be, so that its
+        energy (per unit mass, above the floor) is at most ``budget``: a
+        change of contact (an edge taking the die, a blow folded into the
+        pivot) only ever loses energy."""
+        e = pivot_energy(st, self._pivot)
+        pot = self._g * pivot_centre(st.phi, self._pivot)[1]
+        if e <= budget or e <= pot:
+            return st
+        f = math.sqrt(max(budget - pot, 0.0) / (e - pot))
+        return replace(st, rate=st.rate * f, along=st.along * f, cross=st.cross * f)
+
+    def _roll_target(self, ro: _Rolling, st: PivotState) -> tuple[float, float]:
+        """Where the centre of the die pivoting as ``ro`` is at state ``st``."""
+        ahead, _ = pivot_centre(st.phi, self._pivot)
+        along = st.s + ahead
+        return ro.ox + ro.ux * along - ro.uy * st.t, ro.oy + ro.uy * along + ro.ux * st.t
+
     def _send_roll(self, d: _Die) -> None:
-        """Set the body's velocity so that the next step takes its centre to
-        where the turn reaches then."""
+        """Work out the pivot's next step and set the body's velocity so
+        that the step takes its centre there."""
         ro = d.roll
         assert ro is not None
-        # the edge slides on, slowed by table friction
-        speed = math.hypot(ro.vx, ro.vy)
-        if speed > 0.0:
-            slower = max(speed - self.board.die.table_friction * self._g * TIMESTEP, 0.0) / speed
-            ro.vx, ro.vy = ro.vx * slower, ro.vy * slower
-            ro.px += ro.vx * TIMESTEP
-            ro.py += ro.vy * TIMESTEP
-        ro.phi_next = min(
-            tumble.roll_advance(ro.phi, ro.omega0, TIMESTEP, self._size, self._g), math.pi / 2.0
-        )
-        back = tumble.roll_reach(ro.phi_next, self._size)
-        tx, ty = ro.px - ro.ux * back, ro.py - ro.uy * back
+        ro.next, ro.end = pivot_advance(ro.state, TIMESTEP, self._pivot)
+        tx, ty = self._roll_target(ro, ro.next)
         x, y = d.body.position
         ro.sent = ((tx - x) / TIMESTEP, (ty - y) / TIMESTEP)
         d.body.velocity = ro.sent
+        d.body.angular_velocity = 0.0  # it turns about the edge, not about z
 
     def _advance_roll(self, d: _Die) -> None:
-        """After a step: the rolling die has turned to ``phi_next``. Past a
-        quarter turn it lands on the next face, keeping 1/4 of its turning
-        rate (angular momentum about the new edge, rigid cube), and rolls on
-        while that can tip it again; else it lies flat there.
-
-        A roll that ran into something (a wall, a pin, the siege engine, a
-        die) ends there: :meth:`_roll_stopped`. pymunk moves a body by its
-        velocity before it solves the step's contacts, so a contact changes
-        only the velocity the body leaves the step with; the roll sets that
-        velocity again for every step, and a roll used to overwrite every
-        contact's answer and drive the die on through walls and pins (saved
-        case in tests/test_physics_tunnelling.py)."""
+        """After a step: the pivoting die is where the pivot's step sent it.
+        Then, as the step ended: it pivots on; it hops off the edge (a
+        flight); it lands on the next face or back on the one it left, an
+        impact about the edge it lands on that keeps 1/4 of its turning rate
+        (angular momentum about that edge, rigid cube), and pivots on over
+        that edge while that can lift it, else lies flat there."""
         ro = d.roll
         assert ro is not None
-        if self._roll_stopped(d, ro):
-            return
-        a = self._size
-        back = tumble.roll_reach(ro.phi_next, a)
-        tx, ty = ro.px - ro.ux * back, ro.py - ro.uy * back
+        tx, ty = self._roll_target(ro, ro.next)
         x, y = d.body.position
-        if math.hypot(tx - x, ty - y) > 0.5:
-            # pushed off its path (struck by a moving die): it falls back on
-            # the face it was turning from, where it is
-            self._end_roll(d, ro.r0, lean=(ro.ux, ro.uy), slide=(ro.vx, ro.vy))
+        vx, vy = d.body.velocity
+        dvx, dvy = vx - ro.sent[0], vy - ro.sent[1]
+        if dvx * ro.sent[0] + dvy * ro.sent[1] < 0.0:
+            # it ran into something (a contact pushing back against its
+            # motion): the pivot ends there, lying on the face nearer up,
+            # tipped against what stopped it, sliding on at the velocity the
+            # contact left it with (its turning is lost to the blow). Driven
+            # on, it would press through walls and pins step after step
+            # (saved cases in tests/test_physics_tunnelling.py)
+            r = ro.r0
+            if ro.next.phi > math.pi / 4.0:
+                r = tumble.quarter_turn(ro.r0, ro.ux, ro.uy)
+                px, py = d.body.position
+                self._events.append(
+                    Event(
+                        EventKind.LANDING,
+                        self.time,
+                        d.id,
+                        float(px),
+                        float(py),
+                        "table" if d.floor == 0.0 else "top",
+                        abs(ro.next.rate) * self._size,
+                        face_up(r),
+                    )
+                )
+            self._end_roll(d, r, lean=(ro.ux, ro.uy), slide=(float(vx), float(vy)))
             return
-        ro.phi = ro.phi_next
-        if ro.phi < math.pi / 2.0:
+        if dvx != 0.0 or dvy != 0.0:
+            # struck from behind or the side in the step (pymunk's impulse
+            # from a die that met it): the blow's change of the centre's velocity is the pivot's
+            # too, taken at the centre's height (the plane shows no more), so
+            # momentum and energy pass between the dice as pymunk solved them
+            nxt = ro.next
+            # what pymunk's blow did to the energy of the body it moved
+            gain = 0.5 * (vx * vx + vy * vy - ro.sent[0] ** 2 - ro.sent[1] ** 2)
+            budget = pivot_energy(nxt, self._pivot) + gain
+            ro.next = self._capped(
+                replace(
+                    nxt,
+                    along=nxt.along + dvx * ro.ux + dvy * ro.uy,
+                    cross=nxt.cross - dvx * ro.uy + dvy * ro.ux,
+                ),
+                budget,
+            )
+            # and the path goes on from where the blow moved it
+            ro.ox, ro.oy = ro.ox + x - tx, ro.oy + y - ty
+        slip = self._roll_slip(ro, ro.next)
+        ro.state = ro.next
+        st = ro.state
+        if ro.end is PivotEnd.NONE:
             self._send_roll(d)
             return
-        # a quarter turn: it lands on the next face, flat
-        r1 = tumble.quarter_turn(ro.r0, ro.ux, ro.uy)
-        d.body.position = (ro.px + ro.ux * a / 2.0, ro.py + ro.uy * a / 2.0)
+        if ro.end is PivotEnd.HOP:
+            self._hop(d, ro)
+            return
+        # it comes down flat on the next face (or back on the one it left):
+        # the far edge of that face strikes the floor, an impact of the
+        # landing model (restitution, friction), after which it bounces or
+        # pivots on as that leaves it
+        forward = ro.end is PivotEnd.NEXT_FACE
+        r1 = tumble.quarter_turn(ro.r0, ro.ux, ro.uy) if forward else ro.r0
+        d.body.position = self._roll_target(ro, st)
         self._reindex(d.body)
-        w = ro.omega0 / 4.0  # it meets the table as fast as it left it flat
+        ahead, up = pivot_centre(st.phi, self._pivot)
+        vu = st.along + (up - self._pivot.radius) * st.rate
+        v3 = np.array(
+            [ro.ux * vu - ro.uy * st.cross, ro.uy * vu + ro.ux * st.cross, -ahead * st.rate]
+        )
+        w3 = np.array([-ro.uy * st.rate, ro.ux * st.rate, 0.0])
+        d.roll = None
+        d.r_rel = tumble.lay_flat(r1, float(d.body.angle))[1]
+        if not self.board.on_board(*d.body.position):
+            self._end_roll(d, r1, slide=slip)  # rolled off the open edge: _check_die takes it
+            return
+        self._land(d, v3, w3, r1, d.floor, 0)
+
+    def _roll_slip(self, ro: _Rolling, st: PivotState) -> tuple[float, float]:
+        """The pivoting edge's slip over the floor at ``st``, mm/s (board frame)."""
+        along = st.along - self._pivot.radius * st.rate
+        return ro.ux * along - ro.uy * st.cross, ro.uy * along + ro.ux * st.cross
+
+    def _hop(self, d: _Die, ro: _Rolling) -> None:
+        """The floor can no longer hold the pivoting edge: the die flies off
+        it with the pivot's motion (centre velocity, turning rate) at the
+        turn it has reached."""
+        st = ro.state
+        ahead, up = pivot_centre(st.phi, self._pivot)
+        height = up - self._pivot.radius
+        # centre velocity: the edge's motion plus the turn about it
+        vu = st.along + height * st.rate
+        vz = -ahead * st.rate
+        d.body.velocity = (ro.ux * vu - ro.uy * st.cross, ro.uy * vu + ro.ux * st.cross)
+        axis = (-ro.uy, ro.ux, 0.0)
+        r = matmul(rotation_about(axis, st.phi), ro.r0)
+        omega = np.array([axis[0] * st.rate, axis[1] * st.rate, 0.0])
+        x, y = d.body.position
         self._events.append(
             Event(
-                EventKind.LANDING,
-                self.time,
-                d.id,
-                float(d.body.position[0]),
-                float(d.body.position[1]),
-                "table" if d.floor == 0.0 else "top",
-                ro.omega0 * a,
-                face_up(r1),
+                EventKind.HOP, self.time, d.id, float(x), float(y), speed=abs(st.rate) * self._size
             )
         )
-        if not self.board.on_board(*d.body.position):
-            self._end_roll(d, r1)  # rolled off the open edge: _check_die takes it
-            return
-        slide = (ro.vx, ro.vy)
-        if tumble.tip_energy_ok(w, a, self._g) and self._start_face(d, ro.ux, ro.uy, w, r1, slide):
-            return
-        self._end_roll(d, r1, lean=d.lean, slide=slide)
-
-    def _roll_stopped(self, d: _Die, ro: _Rolling) -> bool:
-        """Did a contact of the step just taken push back against the
-        rolling die's motion? Then the roll ends where the die is: it lies
-        flat on the face it was turning from, or, once past its balance
-        point (a turn of 45 degrees), on the face it was turning to (a
-        landing), tipped against what stopped it (:meth:`_decide_cocked`),
-        and slides on at the velocity pymunk's contact left it with.
-
-        Nothing else changes a rolling die's velocity in a step: the space
-        has no gravity or damping in the plane and its friction joints are
-        slack (``max_force`` 0) while it rolls, so the velocity it leaves
-        the step with differs from the one the roll gave it only through a
-        contact impulse. A push from behind or from the side (no component
-        against the motion) does not stop it."""
-        vx, vy = d.body.velocity
-        sx, sy = ro.sent
-        if (vx - sx) * sx + (vy - sy) * sy >= 0.0:
-            return False
-        r = ro.r0
-        if ro.phi_next > math.pi / 4.0:
-            r = tumble.quarter_turn(ro.r0, ro.ux, ro.uy)
-            x, y = d.body.position
-            self._events.append(
-                Event(
-                    EventKind.LANDING,
-                    self.time,
-                    d.id,
-                    float(x),
-                    float(y),
-                    "table" if d.floor == 0.0 else "top",
-                    ro.omega0 * self._size,
-                    face_up(r),
-                )
-            )
-        self._end_roll(d, r, lean=(ro.ux, ro.uy), slide=(float(vx), float(vy)))
-        return True
+        self._start_flight(d, d.floor + up, vz, r, omega, floor=d.floor)
 
     def _end_roll(
         self,
@@ -1282,8 +1477,12 @@ class World:
         """The roll is over: the die lies flat at world orientation ``r``
         (an exact cube rotation) where it is, sliding on at ``slide`` mm/s;
         ``lean`` is the way it leans on what stopped it, if anything did."""
-        theta = float(d.body.angle)
-        d.r_rel = np.round(matmul(rotation_z(-theta), r))
+        # exact, in the frame of the die's own yaw (a blow while it pivoted may
+        # have turned the body: the yaw comes from the die's axes, not it)
+        yaw, d.r_rel = tumble.lay_flat(r, float(d.body.angle))
+        if yaw != d.body.angle:
+            d.body.angle = yaw
+            self._reindex(d.body)
         d.roll = None
         d.lean = lean
         d.body.velocity = slide
@@ -1644,6 +1843,7 @@ class World:
                 self._size,
                 spec.table_friction,
                 spec.table_static_friction,
+                i2=self._i2,
             )
             vx, vy = vx / flick.speed * struck.forward, vy / flick.speed * struck.forward
         elif flick.launch is LaunchKind.TABLE:
@@ -1707,6 +1907,7 @@ class World:
                 self._g,
                 self.board.wall_material.friction,
                 strike=flick.strike_mm,
+                i2=self._i2,
             )
             d.body.position = (x + off.dx, y + off.dy)
             d.body.velocity = (off.vx, off.vy)
@@ -1754,8 +1955,9 @@ class World:
 
         Raises:
             WorldError: a bad id, numbers not finite, (x, y) off the board,
-                a rotation that is not one, or a start whose lowest corner
-                is not above the board surface.
+                a rotation that is not one, or a start whose lowest point
+                (of the die rounded to ``die.edge_radius_mm``) is not above
+                the board surface.
         """
         problem = die_id_problem(die)
         if problem is not None:
@@ -1776,12 +1978,12 @@ class World:
             raise WorldError("a drop's rotation must be a proper 3x3 rotation matrix")
         x, y, z = (float(v) for v in position)
         self._check_point(x, y, "drop position")
-        low = z - self._size / 2.0 * (
-            abs(float(r[2, 0])) + abs(float(r[2, 1])) + abs(float(r[2, 2]))
-        )
+        core = self._size / 2.0 - self._radius
+        low = z - core * (abs(float(r[2, 0])) + abs(float(r[2, 1])) + abs(float(r[2, 2])))
+        low -= self._radius
         if low <= 0.0:
             raise WorldError(
-                f"a drop must start clear of the table: the lowest corner is at {low:.3g} mm"
+                f"a drop must start clear of the table: the lowest point is at {low:.3g} mm"
             )
         self._events = []
         self._exited = []
@@ -1821,8 +2023,8 @@ class World:
         dv = spec.table_friction * self._g * TIMESTEP / 2.0  # mm/s
         speed = math.hypot(vx, vy)
         scale = max(speed - dv, 0.0) / speed if speed > 0.0 else 0.0
-        # friction torque mu m g * arm over the moment m a^2 / 6
-        dw = dv * _PATCH_ARM * spec.size_mm * 6.0 / (spec.size_mm * spec.size_mm)
+        # friction torque mu m g * arm over the moment m i2
+        dw = dv * _PATCH_ARM * spec.size_mm / self._i2
         spin = math.copysign(max(abs(spin) - dw, 0.0), spin)
         return vx * scale, vy * scale, spin
 

@@ -36,7 +36,9 @@ from warlords_sim.reference.world import ReferenceWorld  # noqa: E402
 #: ``reference-6``: a stiffer contact and a finer timestep (time constant
 #: 2 -> 0.25 ms, solimp width 0.2 -> 0.025 mm, timestep 0.2 -> 0.025 ms),
 #: where the launch faces have converged in the timestep and the contact
-#: lasts as long as a real die's (issue 19, item 2; docs/fidelity.md).
+#: lasts as long as a real die's (issue 19, item 2; docs/fidelity.md); a
+#: crenelation or siege launch where the board has no ledge leaves a block
+#: set there for the flick, as the 2.5D world's (issue 19, item 3).
 MODEL_VERSION = "reference-6"
 
 __all__ = [

@@ -35,6 +35,7 @@ Contract
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -124,6 +125,32 @@ def static_walls(board: Board, castle_seats: Sequence[int], side_walls: bool) ->
     return walls
 
 
+@dataclass(frozen=True)
+class LaunchLedge:
+    """A block standing in for the wall or engine top a crenelation or
+    siege launch leaves from, where the board has none there (a launch
+    ``--at`` an open spot): the 2.5D world takes every such launch off a
+    ledge's edge (:func:`~warlords_sim.physics.ledge.slide_off_ledge`), so
+    the reference is given the same ledge. A square block of the die's
+    side and of height ``height_mm``, centred at (``x_mm``, ``y_mm``) (mm)
+    and turned about the vertical so that one side, the ledge's front
+    edge, lies across the flick's unit direction (``ux``, ``uy``)."""
+
+    x_mm: float
+    y_mm: float
+    height_mm: float
+    ux: float
+    uy: float
+
+    @property
+    def quat_wxyz(self) -> list[float]:
+        """The yaw of the direction as a unit quaternion (half-angle
+        formulas: square roots only, the same bits on every CPU)."""
+        c = math.sqrt(max(0.0, (1.0 + self.ux) / 2.0))
+        s = math.sqrt(max(0.0, (1.0 - self.ux) / 2.0))
+        return [c, 0.0, 0.0, s if self.uy >= 0.0 else -s]
+
+
 def _box(body: mujoco.MjsBody, rect: Rect, height: float, name: str) -> mujoco.MjsGeom:
     cx, cy = rect.center
     return body.add_geom(
@@ -142,9 +169,11 @@ def build_scene(
     engine: tuple[float, float] | None,
     dice: Sequence[int],
     damping: ContactDamping,
+    ledge: LaunchLedge | None = None,
 ) -> Built:
     """Compile the scene (see the module docstring). Dice start at the
-    origin; the caller sets their poses in ``MjData.qpos``."""
+    origin; the caller sets their poses in ``MjData.qpos``. ``ledge``: a
+    launch ledge to add (:class:`LaunchLedge`), labelled ``"ledge"``."""
     spec = mujoco.MjSpec()
     spec.modelname = "warlords_reference"
     spec.option.timestep = damping.timestep
@@ -196,6 +225,19 @@ def build_scene(
         g.solref = [tc, damping.wall]
         g.priority = 1
         labels.append(("engine", "siege_engine"))
+    if ledge is not None:
+        half = board.die.size_mm / 2.0
+        g = wb.add_geom(
+            name="ledge",
+            type=mujoco.mjtGeom.mjGEOM_BOX,
+            size=[half * _MM, half * _MM, ledge.height_mm / 2.0 * _MM],
+            pos=[ledge.x_mm * _MM, ledge.y_mm * _MM, ledge.height_mm / 2.0 * _MM],
+            quat=ledge.quat_wxyz,
+        )
+        g.friction = [wall_mat.friction, 0.0, 0.0]
+        g.solref = [tc, damping.wall]
+        g.priority = 1
+        labels.append(("ledge", "ledge"))
     for i in dice:
         body = wb.add_body(name=f"die{i}")
         body.add_freejoint()

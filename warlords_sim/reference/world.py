@@ -33,7 +33,12 @@ Contract
   front edge lies ``size_mm / 2 + 1`` mm behind it along the flick
   direction; the die starts resting on the ledge (bottom at
   ``flick.height_mm``) with its centre straight above that edge, moving at
-  the flick velocity, and tips off the edge by itself.
+  the flick velocity, and tips off the edge by itself. Where no wall or
+  engine top stands there at that height (a launch ``at`` an open spot),
+  a block of the die's side is set behind the edge for the flick
+  (:class:`~warlords_sim.reference.scene.LaunchLedge`): the 2.5D world
+  takes every such launch off a ledge's edge, and the engines take the
+  same set-up.
 * A flick (:class:`~warlords_sim.reference.run.FlickRun`) ends when every
   die is at rest, or raises WorldError after ``max_time``; its events are
   LAUNCH, CONTACT, LANDING (normal approach speed at least 60 mm/s), EXIT
@@ -58,7 +63,7 @@ from dataclasses import replace
 import numpy as np
 from numpy.typing import NDArray
 
-from warlords_sim.board import Board
+from warlords_sim.board import Board, Rect
 from warlords_sim.physics.checks import (
     check_castle_seats,
     check_new_pin,
@@ -83,7 +88,7 @@ from warlords_sim.physics.types import (
 from warlords_sim.physics.world import WorldError
 from warlords_sim.reference.calibrate import CalibrationError, ContactDamping, calibrate_board
 from warlords_sim.reference.run import FlickRun, StepHook
-from warlords_sim.reference.scene import Built, build_scene
+from warlords_sim.reference.scene import Built, LaunchLedge, build_scene, static_walls
 from warlords_sim.reference.shapes import half_height, lowest_offset, tilt, yaw_of
 from warlords_sim.reference.solver import SOLVER, TIMESTEP, Solver
 from warlords_sim.reference.state import RestingDie, close, mat_to_quat, rz
@@ -93,6 +98,8 @@ __all__ = ["COCKED_TILT", "TIMESTEP", "ReferenceWorld"]
 #: Tilt (rad) above which a resting die counts as cocked (about 5 degrees).
 COCKED_TILT = math.radians(5.0)
 _MAX_HALVINGS = 3
+LEDGE_TOLERANCE_MM = 0.5
+"""A wall or engine top within this of a launch's height (mm) is its ledge."""
 
 
 class ReferenceWorld:
@@ -135,6 +142,7 @@ class ReferenceWorld:
         self._pins: set[int] = set()
         self._engine_xy: tuple[float, float] | None = None
         self._built: tuple[tuple[object, ...], Built] | None = None
+        self._ledge: LaunchLedge | None = None  # only while a flick runs
         self._events: list[Event] = []
 
     @staticmethod
@@ -446,6 +454,32 @@ class ReferenceWorld:
         z = flick.height_mm + half_height(r, self.board.die.sides_mm)
         return RestingDie(ex, ey, z, mat_to_quat(r))
 
+    def _launch_ledge(self, flick: Flick, start: RestingDie) -> LaunchLedge | None:
+        """The block a crenelation or siege launch leaves from where no
+        wall or engine top stands under the die at the launch height
+        (within :data:`LEDGE_TOLERANCE_MM`), else None (the board's own
+        ledge is there). The die rests with its centre over the ledge's
+        front edge; the block lies behind that edge along the flick."""
+        if flick.launch is LaunchKind.TABLE or flick.speed <= 0.0:
+            return None
+        ux, uy = flick.velocity[0] / flick.speed, flick.velocity[1] / flick.speed
+        half = self.board.die.size_mm / 2.0
+        px, py = start.x - ux * half, start.y - uy * half  # behind the edge
+        tops = [
+            (w.rect, w.height_mm)
+            for w in static_walls(self.board, self.castle_seats, self.side_walls)
+        ]
+        if self._engine_xy is not None:
+            ew = self.board.siege_engine.width_mm / 2.0
+            ex, ey = self._engine_xy
+            tops.append(
+                (Rect(ex - ew, ey - ew, ex + ew, ey + ew), self.board.siege_engine.launch_height_mm)
+            )
+        for rect, height in tops:
+            if rect.contains(px, py) and abs(height - flick.height_mm) <= LEDGE_TOLERANCE_MM:
+                return None
+        return LaunchLedge(px, py, flick.height_mm, ux, uy)
+
     def flick(
         self,
         flick: Flick,
@@ -479,6 +513,7 @@ class ReferenceWorld:
         initial = face_up(start.rotation)
         self._dice[flick.die] = start
         self._poses.clear()
+        self._ledge = self._launch_ledge(flick, start)
         try:
             run = FlickRun(
                 self._model(),
@@ -495,6 +530,8 @@ class ReferenceWorld:
         except BaseException:
             self._dice = before
             raise
+        finally:
+            self._ledge = None
         self.steps += run.steps
         self.time += run.steps * self.timestep
         for i in run.exited:
@@ -530,6 +567,7 @@ class ReferenceWorld:
             self.pins,
             self._engine_xy,
             self.dice,
+            self._ledge,
         )
         if self._built is None or self._built[0] != key:
             built = build_scene(
@@ -540,6 +578,7 @@ class ReferenceWorld:
                 self._engine_xy,
                 self.dice,
                 self.contact,
+                self._ledge,
             )
             self._built = (key, built)
         return self._built[1]
