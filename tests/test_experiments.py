@@ -295,9 +295,10 @@ def test_local_workers_start_with_ctrl_c_ignored(
     (importing the package, before its initializer ignores SIGINT) raised
     KeyboardInterrupt there, and the worker printed its traceback:
     test_ctrl_c_stops_worker_processes_cleanly_and_the_run_resumes failed so
-    on a loaded machine ('Traceback' in the command's stderr). The workers now start with SIGINT ignored; here an initializer
-    notes how each found it before the lab's own ran, the parent holding
-    Python's usual Ctrl-C handler, which it keeps."""
+    on a loaded machine ('Traceback' in the command's stderr). The workers
+    now start with SIGINT ignored; here an initializer notes how each found
+    it before the lab's own ran, the parent holding Python's usual Ctrl-C
+    handler, which it keeps."""
     from warlords_sim.experiments import runner
 
     notes = tmp_path / "sigint.txt"
