@@ -278,16 +278,6 @@ def test_side_walls_from_round_one_keep_dice_on_the_board(tmp_path: Path) -> Non
     assert std["wall_exits_per_round"]["value"] == 0.0  # no walls, nothing over them
 
 
-def _note_sigint_then_init() -> None:
-    """A local worker's initializer (run in the worker, which imports it by
-    name): note whether the worker found SIGINT ignored, then run the lab's."""
-    from warlords_sim.experiments import runner
-
-    with open(os.environ["WARLORDS_TEST_SIGINT_NOTES"], "a", encoding="utf-8") as f:
-        f.write(f"{signal.getsignal(signal.SIGINT) is signal.SIG_IGN}\n")
-    runner._worker_init()
-
-
 def test_local_workers_start_with_ctrl_c_ignored(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -299,11 +289,13 @@ def test_local_workers_start_with_ctrl_c_ignored(
     now start with SIGINT ignored; here an initializer notes how each found
     it before the lab's own ran, the parent holding Python's usual Ctrl-C
     handler, which it keeps."""
+    from worker_probe import note_sigint_then_init
+
     from warlords_sim.experiments import runner
 
     notes = tmp_path / "sigint.txt"
     monkeypatch.setenv("WARLORDS_TEST_SIGINT_NOTES", str(notes))
-    monkeypatch.setattr(runner, "_worker_init", _note_sigint_then_init)
+    monkeypatch.setattr(runner, "_worker_init", note_sigint_then_init)
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         rows: list[dict[str, Any]] = []
