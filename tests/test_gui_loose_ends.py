@@ -142,3 +142,47 @@ def test_the_launch_spot_one_player_chose_does_not_pass_to_the_next(window: Any)
     w.draw_frame()
     assert c.state.active == 0 and inp.spot == (3, Crenelation.LOW)
     assert "area 3, low crenelation" in w.hud.status.label.text
+
+
+def _rgb(path: Any, w: Any, x: float, y: float) -> tuple[int, int, int]:
+    """The colour of the saved window PNG at board point (x, y) mm."""
+    from PIL import Image
+
+    px, py = w.to_px(x, y)
+    with Image.open(path) as im:
+        r, g, b = im.convert("RGB").getpixel((round(px), w.height - 1 - round(py)))  # type: ignore[misc]
+    return int(r), int(g), int(b)
+
+
+def _framed(path: Any, w: Any, x: float, y: float) -> bool:
+    """Whether the white frame of a scored die shows left of a die at (x, y) mm
+    (its white band is drawn 10.4..12 mm from the die's centre)."""
+    from warlords_sim.gui.render import SCORED_RGB
+
+    seen = [_rgb(path, w, x - 10.0 - 0.25 * i, y) for i in range(10)]
+    return any(max(abs(p - q) for p, q in zip(got, SCORED_RGB, strict=True)) <= 30 for got in seen)
+
+
+# ---------------------------------------------------------------- item 2
+
+
+def test_the_frames_of_scored_dice_stay_while_the_dice_move(window: Any, tmp_path: Any) -> None:
+    """A die in a courtyard keeps its white frame in every frame of another
+    die's flick, in the picture too: it used to vanish as soon as any die
+    moved, so the frames blinked through a bot's chain of flicks."""
+    w, c = window, window.c
+    yard = BOARD.castles[0].courtyard
+    x, y = yard.center
+    _place(c, 6, x, y, face=5)
+    c.state.dice[6].location = Location.COURTYARD  # as rules.resolve places it
+    w.draw_frame()
+    assert _framed(w.save_png(tmp_path / "before.png"), w, x, y)
+    assert c.submit(SupplyFlick(1, Crenelation.HIGH, (0.0, 400.0)))
+    frames = 0
+    while c.phase.value == "flicking" and frames < 12:
+        c.tick(1 / 60)
+        w.draw_frame()
+        assert len(w.marks.items) == 2, frames  # the rim and the white band of die 6
+        frames += 1
+    assert frames == 12 and c.phase.value == "flicking"  # the die still moves
+    assert _framed(w.save_png(tmp_path / "moving.png"), w, x, y)

@@ -243,9 +243,14 @@ class GameController:
     def scored_dice(self) -> set[int]:
         """Dice that count as damage now, by the rules' own test
         (:func:`~warlords_sim.rules.scoring.courtyard_dice`; on the
-        end-of-round screen the round record's); none while dice move."""
+        end-of-round screen the round record's). While a flick moves the
+        dice, those that counted when it began (but the flicked die): the
+        frames stay steady through a chain of flicks, and the rules decide
+        again once the dice have settled. They used to vanish whenever any
+        die moved."""
         if self.phase is Phase.FLICKING:
-            return set()
+            flicked = self.launch.flick.die if self.launch is not None else None
+            return {die for die, _, _ in courtyard_dice(self.state) if die != flicked}
         if self.phase is Phase.ROUND_OVER and self.round_record is not None:
             return {die for die, _, _ in self.round_record.courtyard}
         return {die for die, _, _ in courtyard_dice(self.state)}
