@@ -186,3 +186,54 @@ def test_the_frames_of_scored_dice_stay_while_the_dice_move(window: Any, tmp_pat
         frames += 1
     assert frames == 12 and c.phase.value == "flicking"  # the die still moves
     assert _framed(w.save_png(tmp_path / "moving.png"), w, x, y)
+
+
+# ---------------------------------------------------------------- item 7
+
+
+def _close(a: tuple[int, int, int], hex_colour: str, tol: int = 12) -> bool:
+    want = tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    return max(abs(p - q) for p, q in zip(a, want, strict=True)) <= tol
+
+
+def test_the_three_player_wall_holes_are_drawn_apart_from_field_holes(
+    pyglet_mod: Any, tmp_path: Any
+) -> None:
+    """In a three-player game the wall's eight holes (two per castle) are
+    never offered for a ring pin: they are drawn square and grey, not as the
+    round field holes, and the panel's legend says so. They used to look
+    exactly like field holes."""
+    from warlords_sim.board import closed_seats
+    from warlords_sim.gui import render
+
+    from warlords_sim.bots import make_bot
+
+    w = _window(3, {1: make_bot("aim"), 2: make_bot("aim")})  # no hot-seat banner
+    try:
+        png = w.save_png(tmp_path / "three.png")
+        walled = set(closed_seats(w.c.config.castle_seats()))
+        empty = [h for h in range(len(BOARD.holes)) if h not in w.c.world.pins]
+        field = [_rgb(png, w, *BOARD.holes[h]) for h in empty]
+        assert all(_close(got, render._HOLE_FILL) for got in field), field
+        holes = [
+            (seat, xy) for seat, castle in enumerate(BOARD.castles) for xy in castle.wall_holes
+        ]
+        assert len(holes) == 8
+        for seat, (x, y) in holes:
+            middle = _rgb(png, w, x, y)
+            assert not _close(middle, render._HOLE_FILL, 40), (seat, middle)
+        from warlords_sim.gui.hud import WALL_HOLE_LEGEND
+
+        shown = 0
+        for seat, (x, y) in holes:
+            if seat not in walled:  # the wall stands in the walled seat's holes
+                assert _close(_rgb(png, w, x, y), render._WALL_HOLE_FILL), seat
+                # square: the corner of its square is drawn, a round hole's is board
+                r = BOARD.pin.radius_mm * 0.9
+                corner = _rgb(png, w, x + r, y + r)
+                assert not _close(corner, render._BOARD_FILL, 30), (seat, corner)
+                shown += 1
+        assert shown == 6
+        assert WALL_HOLE_LEGEND in w.hud.legend.label.text
+    finally:
+        w.close()

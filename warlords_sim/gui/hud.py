@@ -18,7 +18,15 @@ from warlords_sim.gui.controller import GameController, Phase
 from warlords_sim.gui.render import Colour, seat_rgb, shade
 from warlords_sim.rules.scoring import winners_text
 
-__all__ = ["COUNTS_HEADER", "PANEL_WIDTH", "PLAY_HELP", "SCORED_LEGEND", "Hud", "bot_label"]
+__all__ = [
+    "COUNTS_HEADER",
+    "PANEL_WIDTH",
+    "PLAY_HELP",
+    "SCORED_LEGEND",
+    "WALL_HOLE_LEGEND",
+    "Hud",
+    "bot_label",
+]
 
 #: Width of the side panel (px).
 PANEL_WIDTH = 330
@@ -32,6 +40,8 @@ _END_SCREEN_CHARS = 46
 COUNTS_HEADER = "    supply in play courtyard out damage"
 #: Says what the frame drawn around a die means (see render.ScoreMarks).
 SCORED_LEGEND = "dice framed in white count as damage"
+#: Says what the square grey holes are (see render.BoardLayer).
+WALL_HOLE_LEGEND = "grey squares: three-player wall holes, never for ring pins"
 PLAY_HELP = (
     "Mouse: press a die or a launch spot, drag back, release.\n"
     "1-3 area, H/L crenelation, U: face up, Q/E or wheel: spin, W/X or shift+wheel: "
@@ -290,7 +300,10 @@ class Hud:
             y -= row.set(text, x + 16, y) + 3
             tag = bot_label(c.bots[p]) if p in c.bots else ""
             y -= self.bot_tags[p].set(tag, x + 44, y + 1) + (3 if tag else 0)
-        y -= self.legend.set(SCORED_LEGEND, x + 16, y - 2) + 12
+        legend = SCORED_LEGEND
+        if any(castle.wall_holes for castle in c.config.board.castles):
+            legend += "\n" + WALL_HOLE_LEGEND
+        y -= self.legend.set(legend, x + 16, y - 2) + 12
         y -= self.prompt.set(prompt, x, y) + 6
         if c.message:
             y -= self.message.set(c.message, x, y, _RED if c.message_is_refusal else _INK) + 6
