@@ -237,3 +237,73 @@ def test_the_three_player_wall_holes_are_drawn_apart_from_field_holes(
         assert WALL_HOLE_LEGEND in w.hud.legend.label.text
     finally:
         w.close()
+
+
+# ---------------------------------------------------------------- item 1
+
+
+def test_the_whole_log_is_kept_and_scrolls_with_the_wheel_and_keys(pyglet_mod: Any) -> None:
+    """The panel's log held the last 8 lines, so a bot's chain of flicks
+    pushed a player's own lines off before they could be read. The whole
+    game's log is kept; the wheel over the panel scrolls it back (3 lines a
+    notch), PgUp/PgDn by a panel's worth, End back to the newest; lines
+    arriving meanwhile do not move what is read; the help says how."""
+    from warlords_sim.bots import make_bot
+    from warlords_sim.gui.hud import PANEL_WIDTH
+
+    w = _window(2, {1: make_bot("random")})
+    try:
+        c, hud = w.c, w.hud
+        c.fast_forward(make_bot("random"), 24)
+        w.draw_frame()
+        log, n = c.log, len(c.log)
+        assert n > 30 and log[0].startswith("P0 ")  # the first action's line is kept
+        lb = hud.log.label
+
+        def shown() -> tuple[int, int]:
+            first, end = hud.log_shown
+            assert lb.text.split("\n", 1)[1] == "\n".join(log[first:end])
+            assert lb.y - lb.content_height >= hud.help.label.y  # above the help
+            return first, end
+
+        first, end = shown()
+        assert end == n and first > 0  # the newest lines, not all of them fit
+        assert "PgUp" in hud.help.label.text and "wheel over the panel" in hud.help.label.text
+        xdo = _xdo(w)
+        wx, wy = w.get_location()
+        xdo("mousemove", str(wx + w.width - PANEL_WIDTH // 2), str(wy + w.height // 2))
+        for _ in range(3):
+            xdo("click", "4")  # wheel up: older lines
+        w.draw_frame()
+        assert shown()[1] == n - 9
+        assert f"lines {hud.log_shown[0] + 1}-{n - 9} of {n}" in lb.text
+        assert w.input.spin == 0.0  # the wheel over the panel does not set the spin
+        page = hud.log_shown[1] - hud.log_shown[0] - 1
+        xdo("key", "Page_Up")
+        w.draw_frame()
+        assert shown()[1] == n - 9 - page
+        c.fast_forward(make_bot("random"), c.state.flicks + 2)  # more lines arrive
+        w.draw_frame()
+        assert len(log) > n and shown()[1] == n - 9 - page
+        for _ in range(40):
+            xdo("click", "4")
+        w.draw_frame()
+        assert shown()[0] == 0  # the oldest lines, a full panel of them
+        xdo("key", "End")
+        w.draw_frame()
+        assert shown()[1] == len(log)
+    finally:
+        w.close()
+
+
+def test_a_siege_shot_is_logged_as_a_siege_shot(window: Any) -> None:
+    """A siege shot was logged "P0 flicked red die 1 ...", as a plain flick."""
+    from warlords_sim.rules.actions import SiegeShot
+
+    c = window.c
+    _place(c, 0, -100.0, 0.0, face=2)
+    _place(c, 1, 100.0, -60.0, face=2)  # doubles: the siege engine may shoot
+    assert 0 in c.legal().siege_dice
+    _flick_and_pass(c, SiegeShot(0, (0.0, 300.0)))
+    line = next(t for t in c.log if "red die 1" in t)
+    assert line.startswith("P0 shot red die 1 from the siege engine at 300 mm/s: "), line

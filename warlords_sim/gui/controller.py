@@ -13,7 +13,6 @@ fed by the frame time (never the frame time itself), and hands the settled
 from __future__ import annotations
 
 import importlib
-from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -44,8 +43,6 @@ __all__ = ["DieView", "GameController", "Phase", "open_recorder"]
 MAX_CATCH_UP = 0.1
 #: A flick still moving after this many simulated seconds is settled at once.
 MAX_FLICK_TIME = 60.0
-#: Lines the panel's log keeps.
-LOG_LINES = 8
 
 
 class Phase(Enum):
@@ -144,7 +141,9 @@ class GameController:
         self.bot_delay = bot_delay
         self.auto_continue = auto_continue
         self.speed = 1.0
-        self.log: deque[str] = deque(maxlen=LOG_LINES)
+        #: Every line told of the game so far (the panel shows what fits
+        #: and scrolls back through the rest, see :class:`~.hud.Hud`).
+        self.log: list[str] = []
         #: The last action told in one line (the replay panel's and captions' headline).
         self.told = ""
         self._message = ""  # a refusal or a hint, shown until the next choice

@@ -213,7 +213,10 @@ def narrate(before: Before, outcome: Outcome, rounds: int) -> Told:
             if die in pl.gateway_moves:
                 where += ", moved to the back of the courtyard"
         speed = math.hypot(*res.flick.velocity)
-        lines.append(f"{who} flicked {name} at {speed:.0f} mm/s: {where}")
+        if isinstance(action, SiegeShot):
+            lines.append(f"{who} shot {name} from the siege engine at {speed:.0f} mm/s: {where}")
+        else:
+            lines.append(f"{who} flicked {name} at {speed:.0f} mm/s: {where}")
         head.append(f"{who} {_flick_kind(action)}: {name} {where}")
         for label, dice in (
             ("knocked off the board", [d for d in pl.eliminated if d != die]),
