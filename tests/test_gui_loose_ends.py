@@ -307,3 +307,62 @@ def test_a_siege_shot_is_logged_as_a_siege_shot(window: Any) -> None:
     _flick_and_pass(c, SiegeShot(0, (0.0, 300.0)))
     line = next(t for t in c.log if "red die 1" in t)
     assert line.startswith("P0 shot red die 1 from the siege engine at 300 mm/s: "), line
+
+
+# ---------------------------------------------------------------- item 3
+
+
+@pytest.mark.parametrize("size", [(1200, 830), (640, 480)])
+def test_a_full_speed_pull_from_the_bottom_castle_fits_in_the_window(
+    pyglet_mod: Any, size: tuple[int, int]
+) -> None:
+    """A real pointer presses the bottom castle's launch spots and pulls
+    straight down to the window's last row of pixels (as far as a window
+    filling a short screen lets it go): the speed reaches the cap, and the
+    speed label stays inside the window (and on the board) all the way.
+    A full-speed pull used to end about 60 px below an 830 px window
+    (1370 mm/s at the last row)."""
+    from warlords_sim.gui.hud import PANEL_WIDTH
+    from warlords_sim.rules.flick_setup import MAX_FLICK_SPEED
+
+    w = _window(2, size=size)
+    try:
+        c, inp = w.c, w.input
+        xdo = _xdo(w)
+        last = w.get_location()[1] + w.height - 1  # the window's last row on the screen
+        (bx0, by0), (bx1, by1) = w.to_px(-300, -300), w.to_px(300, 300)
+        for area in (1, 2, 3):
+            for cren in (Crenelation.HIGH, Crenelation.LOW):
+                spot = BOARD.launch_spot(0, area, cren)
+                x, y = _screen(w, spot.x, spot.y)
+                xdo("mousemove", str(x), str(y))
+                xdo("mousedown", "1")
+                for k in range(1, 5):
+                    xdo("mousemove", str(x), str(y + (last - y) * k // 4))
+                    w.draw_frame()
+                    lb = w.hud.speed.label
+                    left, top = lb.x, lb.y  # anchored at its top left corner
+                    right, bottom = left + lb.content_width, top - lb.content_height
+                    assert lb.visible and 0 <= left and right <= w.width - PANEL_WIDTH
+                    assert 0 <= bottom and top <= w.height, (area, cren, k, lb.y)
+                    assert bx0 <= left and right <= bx1 and by0 <= bottom and top <= by1
+                assert inp.drag is not None and inp.drag.speed == MAX_FLICK_SPEED, (
+                    area,
+                    cren,
+                    inp.drag.speed if inp.drag else None,
+                )
+                assert lb.text == f"{MAX_FLICK_SPEED:.0f} mm/s (max)"
+                xdo("key", "Escape")  # the pull is not flicked
+                xdo("mouseup", "1")
+                assert c.state.flicks == 0 and inp.drag is None
+        # and one is flicked: at the cap, straight up the board
+        spot = BOARD.launch_spot(0, 2, Crenelation.HIGH)
+        x, y = _screen(w, spot.x, spot.y)
+        xdo("mousemove", str(x), str(y))
+        xdo("mousedown", "1")
+        xdo("mousemove", str(x), str(last))
+        xdo("mouseup", "1")
+        vx, vy = c.launch.action.velocity
+        assert abs(vx) < 1e-6 and vy == pytest.approx(MAX_FLICK_SPEED)
+    finally:
+        w.close()

@@ -573,7 +573,7 @@ def screenshot_game(
             ls = config.board.launch_spot(legal.seat, 2, Crenelation.HIGH)
             ox, oy = config.board.castles[legal.seat].outward
             inp.press(ls.x, ls.y)
-            inp.drag_to(ls.x - ox * 95.0 + oy * 25.0, ls.y - oy * 95.0 - ox * 25.0)
+            inp.drag_to(ls.x - ox * 57.0 + oy * 15.0, ls.y - oy * 57.0 - ox * 15.0)
         elif c.phase is Phase.BOT:
             c.tick(10.0)  # the bot acts at once
             for _ in range(40):  # up to 40 steps of 1/240 s: a launched die is in the air

@@ -40,6 +40,7 @@ from warlords_sim.rules.legal import Legal, check, check_spy_spot
 
 __all__ = [
     "ABILITY_NAMES",
+    "FULL_PULL_MM",
     "GAIN",
     "MIN_DRAG_MM",
     "SPIN_STEP",
@@ -49,8 +50,15 @@ __all__ = [
     "PROMPTS",
 ]
 
-#: Flick speed per mm of drag (1/s): the maximum speed is a 200 mm pull.
-GAIN = 10.0
+#: The drag (mm on the board) that gives the maximum flick speed: short
+#: enough to fit inside the window from the bottom castle's launch spots
+#: (107 mm from the board's edge plus the window's 30 mm margin, a press
+#: up to 9 mm off the spot: 128 mm at the least). It used to be 200 mm, so
+#: a full-speed pull ended about 60 px below an 830 px window, out of reach
+#: on a screen no taller.
+FULL_PULL_MM = 120.0
+#: Flick speed per mm of drag (1/s).
+GAIN = MAX_FLICK_SPEED / FULL_PULL_MM
 #: A shorter drag flicks nothing.
 MIN_DRAG_MM = 3.0
 #: Spin change per Q/E key or wheel notch (rad/s), and its limit.
