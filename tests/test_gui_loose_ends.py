@@ -366,3 +366,50 @@ def test_a_full_speed_pull_from_the_bottom_castle_fits_in_the_window(
         assert abs(vx) < 1e-6 and vy == pytest.approx(MAX_FLICK_SPEED)
     finally:
         w.close()
+
+
+# ---------------------------------------------------------------- item 8
+
+#: A die's centre 1.5 mm short of the yellow (seat 2) courtyard in front of
+#: its first gateway: partly in the gateway, partly in the courtyard.
+ACROSS = (
+    BOARD.castles[2].gateways[0].center[0],
+    BOARD.castles[2].courtyard.y0 + BOARD.die.size_mm / 2.0 - 1.5,
+)
+
+
+@pytest.mark.parametrize("reading", ["stays", "to_courtyard"])
+def test_the_panel_states_the_reading_of_a_die_across_the_gateway_line(
+    pyglet_mod: Any, reading: str
+) -> None:
+    """A die left across the line between a gateway and its courtyard
+    scored nothing and stayed, and nothing said why. The panel's hint now
+    states the reading the rules took (house rule gateway_straddle) and the
+    other one, once a round; under "to_courtyard" the die is moved to the
+    back of the courtyard and counts."""
+    w = _window(2, rules=HouseRules(gateway_straddle=reading))  # type: ignore[arg-type]
+    try:
+        c = w.c
+        _place(c, 6, *ACROSS, face=4)  # P1's die 1 (yellow)
+        assert c.world.pose(6).region.kind.value == "board"
+        assert c.submit(SupplyFlick(1, Crenelation.HIGH, (0.0, 300.0)))
+        c.finish_flick()
+        w.draw_frame()
+        shown = w.hud.message.label.text
+        assert shown.startswith("yellow die 1: across the line between a gateway and its courtyard")
+        if reading == "stays":
+            assert "scores nothing and stays" in shown and '"to_courtyard" would move it' in shown
+            assert c.state.dice[6].location is Location.BOARD and c.damage_now() == [0, 0]
+        else:
+            assert "moved to the back of the courtyard by house rule gateway_straddle" in shown
+            assert c.state.dice[6].location is Location.COURTYARD and c.damage_now() == [0, 4]
+        assert not w.c.message_is_refusal  # a hint, not a refusal
+        from warlords_sim.rules.actions import Decline
+
+        if c.legal().pending is not None:
+            assert c.submit(Decline())
+        assert c.submit(SupplyFlick(3, Crenelation.HIGH, (0.0, -300.0)))  # P1
+        c.finish_flick()
+        assert "across the line" not in c.message  # said once a round
+    finally:
+        w.close()

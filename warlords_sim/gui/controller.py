@@ -24,7 +24,7 @@ import numpy as np
 from warlords_sim.bots.policy import Policy
 from warlords_sim.bots.skill import SkillLevel
 from warlords_sim.colours import SEAT_COLOUR_NAMES
-from warlords_sim.gui.describe import Before, narrate, player_text
+from warlords_sim.gui.describe import Before, narrate, player_text, straddle_text
 from warlords_sim.physics import TIMESTEP
 from warlords_sim.physics.types import DiePose, FlickResult, RegionKind
 from warlords_sim.rules.actions import Action, RingPinMove, SapperPull, SiegeShot, SpyMove
@@ -164,6 +164,9 @@ class GameController:
         self._timer = 0.0
         self._finished = False
         self._legal: Legal | None = None
+        #: Dice across a gateway's line already said this round (see _tell).
+        self._straddlers: set[int] = set()
+        self._straddle_round = -1
         self._next()
 
     # ------------------------------------------------------------ queries
@@ -512,7 +515,16 @@ class GameController:
             self.recorder.finish(self.game)
 
     def _tell(self, before: Before, outcome: Outcome) -> None:
-        """Log the action (see :func:`~warlords_sim.gui.describe.narrate`)."""
+        """Log the action (see :func:`~warlords_sim.gui.describe.narrate`);
+        a die left across the line between a gateway and its courtyard has
+        the rules' reading of it shown as the panel's hint, once a round
+        (:func:`~warlords_sim.gui.describe.straddle_text`)."""
         told = narrate(before, outcome, self.config.rounds)
         self.log.extend(told.lines)
         self.told = told.headline
+        if before.round != self._straddle_round:
+            self._straddle_round = before.round
+            self._straddlers.clear()
+        hint = straddle_text(before, outcome, self._straddlers)
+        if hint is not None:
+            self.message = hint

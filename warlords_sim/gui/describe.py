@@ -13,6 +13,8 @@ record), so the panel cannot say something the log does not.
   pending ability); an action is described against it.
 * :func:`narrate` - the log lines and the one-line headline of an action.
 * :func:`no_ability_reason` - why a settled flick earned no ability.
+* :func:`straddle_text` - the reading of a die left across the line between
+  a gateway and its courtyard, for the panel's hint.
 * :func:`player_text` - a rules message (a refusal) with dice, players and
   holes renamed for players.
 """
@@ -37,6 +39,7 @@ from warlords_sim.rules.actions import (
 )
 from warlords_sim.rules.engine import Outcome
 from warlords_sim.rules.game import GameConfig, GameState, Location, PendingKind, RoundRecord
+from warlords_sim.rules.resolve import straddled_castle
 
 __all__ = [
     "ABILITY_TEXT",
@@ -48,6 +51,7 @@ __all__ = [
     "place_text",
     "player_text",
     "round_end_text",
+    "straddle_text",
 ]
 
 #: What each ability lets the player do, for the log ("P0 earned: ...").
@@ -207,11 +211,17 @@ def narrate(before: Before, outcome: Outcome, rounds: int) -> Told:
             where = "left the board"
         else:
             pose = res.poses[die]
-            where = f"landed {pose.face} {place_text(pose.region)}"
+            across = straddled_castle(before.config, pose)
+            if across is not None:
+                where = f"landed {pose.face} {_across_text(across)}"
+            else:
+                where = f"landed {pose.face} {place_text(pose.region)}"
             if pose.cocked:
                 where += " (cocked)"
             if die in pl.gateway_moves:
                 where += ", moved to the back of the courtyard"
+            elif die in pl.straddling:
+                where += ": in neither, it scores nothing"
         speed = math.hypot(*res.flick.velocity)
         if isinstance(action, SiegeShot):
             lines.append(f"{who} shot {name} from the siege engine at {speed:.0f} mm/s: {where}")
@@ -246,6 +256,44 @@ def narrate(before: Before, outcome: Outcome, rounds: int) -> Told:
         lines.append(end)
         head.append(end)
     return Told(tuple(lines), "; ".join(head))
+
+
+def _across_text(seat: int) -> str:
+    colour = SEAT_COLOUR_NAMES[seat]
+    return f"across the line between the {colour} gateway and courtyard"
+
+
+def straddle_text(before: Before, outcome: Outcome, told: set[int] | None = None) -> str | None:
+    """The hint the panel shows when the action of ``outcome`` left a die
+    across the line between a castle's gateway and its courtyard (dice in
+    ``told`` left out: already said this round): how the rules read it (house
+    rule ``gateway_straddle``) and the other reading; None if no die did.
+    The dice said are added to ``told``."""
+    pl, res = outcome.placement, outcome.result
+    if pl is None:
+        return None
+    done = told if told is not None else set()
+    moved = (
+        [d for d in pl.gateway_moves if straddled_castle(before.config, res.poses[d]) is not None]
+        if res is not None
+        else []
+    )
+    stays = [d for d in pl.straddling if d not in done]
+    done.update(stays)
+    if moved:
+        return (
+            f"{before.dice(moved)}: across the line between a gateway and its courtyard, "
+            'moved to the back of the courtyard by house rule gateway_straddle = "to_courtyard" '
+            "(read literally, the rulebook scores it nothing: it must be entirely inside)"
+        )
+    if stays:
+        return (
+            f"{before.dice(stays)}: across the line between a gateway and its courtyard. "
+            'The rulebook read literally: "entirely inside with no portion sticking out of a '
+            'gateway", so it scores nothing and stays; house rule gateway_straddle = '
+            '"to_courtyard" would move it to the back of the courtyard'
+        )
+    return None
 
 
 def _choice_text(before: Before, who: str, action: Action) -> str:
