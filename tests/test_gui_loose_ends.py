@@ -204,9 +204,8 @@ def test_the_three_player_wall_holes_are_drawn_apart_from_field_holes(
     round field holes, and the panel's legend says so. They used to look
     exactly like field holes."""
     from warlords_sim.board import closed_seats
-    from warlords_sim.gui import render
-
     from warlords_sim.bots import make_bot
+    from warlords_sim.gui import render
 
     w = _window(3, {1: make_bot("aim"), 2: make_bot("aim")})  # no hot-seat banner
     try:
@@ -343,8 +342,8 @@ def test_a_full_speed_pull_from_the_bottom_castle_fits_in_the_window(
                     lb = w.hud.speed.label
                     left, top = lb.x, lb.y  # anchored at its top left corner
                     right, bottom = left + lb.content_width, top - lb.content_height
-                    assert lb.visible and 0 <= left and right <= w.width - PANEL_WIDTH
-                    assert 0 <= bottom and top <= w.height, (area, cren, k, lb.y)
+                    assert lb.visible and left >= 0 and right <= w.width - PANEL_WIDTH
+                    assert bottom >= 0 and top <= w.height, (area, cren, k, lb.y)
                     assert bx0 <= left and right <= bx1 and by0 <= bottom and top <= by1
                 assert inp.drag is not None and inp.drag.speed == MAX_FLICK_SPEED, (
                     area,

@@ -172,13 +172,13 @@ class BoardLayer:
         # the three-player wall's holes are never a ring pin's: square and
         # grey like the wall they hold, apart from the round field holes
         for x, y in (h for c in b.castles for h in c.wall_holes):
-            for side, colour, group in (
+            for side, ink, group in (
                 (2 * r + 1.6, _WALL_HOLE_EDGE, fg),
                 (2 * r, _WALL_HOLE_FILL, top),
             ):
                 out.append(
                     shapes.Rectangle(
-                        x - side / 2, y - side / 2, side, side, rgb(colour), batch=bt, group=group
+                        x - side / 2, y - side / 2, side, side, rgb(ink), batch=bt, group=group
                     )
                 )
         self._shapes = out

@@ -108,7 +108,11 @@ def straddled_castle(config: GameConfig, pose: DiePose) -> int | None:
         castle = b.castles[seat]
         in_yard = [castle.courtyard.contains(x, y) for x, y in corners]
         in_gate = [any(g.contains(x, y) for g in castle.gateways) for x, y in corners]
-        if any(in_yard) and any(in_gate) and all(a or g for a, g in zip(in_yard, in_gate)):
+        if (
+            any(in_yard)
+            and any(in_gate)
+            and all(a or g for a, g in zip(in_yard, in_gate, strict=True))
+        ):
             return seat
     return None
 
