@@ -412,3 +412,47 @@ def test_the_panel_states_the_reading_of_a_die_across_the_gateway_line(
         assert "across the line" not in c.message  # said once a round
     finally:
         w.close()
+
+
+# ---------------------------------------------------------------- item 6
+
+
+def test_render_captions_are_whole_and_say_whose_damage(pyglet_mod: Any) -> None:
+    """``render --size 600`` cut the action's caption at one line ("... face
+    unchange..."), and the end picture's "damage 0 24 40" did not say whose.
+    The caption now wraps to two lines inside its bar, and the end names
+    each player with their castle's colour."""
+    from pathlib import Path
+
+    from warlords_sim.colours import SEAT_COLOUR_NAMES
+    from warlords_sim.gui.movie import Canvas
+    from warlords_sim.gui.playback import ReplayController
+    from warlords_sim.replay import load_replay
+
+    examples = Path(__file__).resolve().parents[1] / "examples" / "replays"
+    c = ReplayController(load_replay(examples / "game-2p-standard.jsonl"))
+    c.skip_to(12)
+    canvas = Canvas(c, 600)
+    try:
+        canvas.draw()
+        _, text = canvas.captions()
+        assert len(text) > 80  # more than one line holds at 600 px
+        lb = canvas.line2
+        assert lb.text == text  # whole, not cut
+        assert lb.y - lb.content_height >= canvas.bar_bottom  # inside the caption bar
+        assert lb.content_height > 1.5 * canvas.line1.content_height  # over two lines
+    finally:
+        canvas.close()
+    c = ReplayController(load_replay(examples / "game-3p-wall1.jsonl"))
+    c.skip_to(c.total)
+    canvas = Canvas(c, 600)
+    try:
+        canvas.draw()
+        _, text = canvas.captions()
+        s = c.state
+        for p, total in enumerate(s.totals):
+            assert f"P{p} ({SEAT_COLOUR_NAMES[s.seats[p]]}) {total}" in text, text
+        assert text.startswith("game over: ") and "total damage" in text
+        assert canvas.line2.text == text
+    finally:
+        canvas.close()
