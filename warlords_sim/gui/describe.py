@@ -3,7 +3,8 @@ game, in the rulebook's terms and with the names players see on the board.
 
 No pyglet. A die is named by :func:`die_name` only ("red die 3": the colour
 its owner's castle is drawn in this round, and its number among that
-player's dice, 1..6); pins and holes are never named by number. Every
+player's dice, 1..6; :mod:`warlords_sim.rules.names`, which the command
+line's messages share); pins and holes are never named by number. Every
 sentence about an action is built from the rules' own
 :class:`~warlords_sim.rules.engine.Outcome` (its placement, ability, round
 record), so the panel cannot say something the log does not.
@@ -39,6 +40,7 @@ from warlords_sim.rules.actions import (
 )
 from warlords_sim.rules.engine import Outcome
 from warlords_sim.rules.game import GameConfig, GameState, Location, PendingKind, RoundRecord
+from warlords_sim.rules.names import die_name
 from warlords_sim.rules.resolve import straddled_castle
 
 __all__ = [
@@ -70,21 +72,6 @@ _ABILITY_NAME = {
     PendingKind.RING: "center ring pin move",
 }
 _FACE_ABILITY = {1: "Scout", 3: "Spy", 4: "Sapper", 6: "General"}
-
-
-def die_name(config: GameConfig, seats: tuple[int, ...], die: int) -> str:
-    """The name players see for ``die``: the colour its owner's castle is
-    drawn in (``seats``: each player's seat this round, 0..3) and its number
-    among that player's dice, e.g. ``"red die 3"``.
-
-    Raises:
-        ValueError: ``die`` is not a die of the game.
-    """
-    n = config.dice_per_player
-    owner = config.owner(die)
-    if not 0 <= owner < min(config.players, len(seats)) or die < 0:
-        raise ValueError(f"die {die} is not a die of this {config.players}-player game")
-    return f"{SEAT_COLOUR_NAMES[seats[owner]]} die {die - owner * n + 1}"
 
 
 def place_text(region: Region) -> str:
