@@ -12,7 +12,7 @@ pictures into DIR (an existing one is refused unless ``--force``):
 
 * ``guide.png``: ``warlords-sim play --seed 0`` (you against the aim bot),
   your first turn: the pointer presses area 2's high crenelation and pulls
-  back 126 mm; the picture is taken with the button held, so the arrow, the
+  back 76 mm (1260 mm/s); the picture is taken with the button held, so the arrow, the
   speed and the dashed aim guide to the first thing in the way show; then
   ``Esc`` cancels the flick.
 * ``scored.png``: ``warlords-sim replay examples/replays/game-2p-standard.jsonl
@@ -151,7 +151,7 @@ def guide(out: Path, tmp: Path) -> None:
     wid = _wait_window(proc)
     spot = load_board("standard").launch_spot(0, 2, Crenelation.HIGH)
     sx, sy = _screen(wid, (spot.x, spot.y))
-    ex, ey = _screen(wid, (spot.x + 5.0, spot.y - 126.0))
+    ex, ey = _screen(wid, (spot.x + 3.0, spot.y - 76.0))
     _xdotool("mousemove", str(sx), str(sy), "mousedown", "1")
     for k in range(1, 11):  # pull back in steps, as a hand does
         _xdotool("mousemove", str(sx + (ex - sx) * k // 10), str(sy + (ey - sy) * k // 10))

@@ -111,10 +111,12 @@ def _drag(w: Any, start: tuple[float, float], pull: tuple[float, float]) -> None
 def test_synthetic_drag_on_a_supply_die_flicks_it(window: Any) -> None:
     c = window.c
     spot = BOARD.launch_spot(0, 2, Crenelation.HIGH)
-    _drag(window, (spot.x, spot.y), (0.0, -60.0))  # pull back 60 mm: 600 mm/s up the board
+    from warlords_sim.gui.input import GAIN
+
+    _drag(window, (spot.x, spot.y), (0.0, -60.0))  # pull back 60 mm: 60 GAIN up the board
     assert c.phase.value == "flicking" and c.launch is not None
     vx, vy = c.launch.action.velocity
-    assert abs(vx) < 1e-6 and math.isclose(vy, 600.0, rel_tol=0.05)
+    assert abs(vx) < 1e-6 and math.isclose(vy, 60.0 * GAIN, rel_tol=0.05)
     window.draw_frame()
     _settle(window)
     assert c.state.flicks == 1 and len(c.state.supply(0)) == 5

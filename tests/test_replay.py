@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -190,6 +191,49 @@ def test_a_changed_velocity_names_the_diverging_action_and_dice(game_file: Path)
     div = report["first_divergence"]
     assert not report["ok"] and div["index"] == k
     assert any(d["distance_mm"] for d in div["dice"])
+
+
+_FILE_ID = re.compile(r"(?<!red )(?<!blue )(?<!yellow )(?<!green )\bdie (\d+)\b")
+_NAMED = re.compile(r"\bdie (\d+) \((red|blue|yellow|green) die (\d)\)")
+
+
+def test_verify_names_each_die_by_its_id_and_the_windows_name(game_file: Path) -> None:
+    """The replay file numbers dice from 0 ("die 3") where the window says
+    "red die 4". The file keeps its ids (and its summaries as recorded);
+    what ``replay --verify`` prints names both, "die 3 (red die 4)", for
+    the dice that differ and in the recorded summary it quotes, and a
+    refused action's message does too."""
+    from warlords_sim.rules.names import die_name
+
+    objs = lines(game_file)
+    k = next(
+        i for i, o in enumerate(objs) if i > 10 and o.get("action", {}).get("type") == "board_flick"
+    )
+    v = objs[k]["action"]["velocity"]
+    objs[k]["action"]["velocity"] = [v[0] * 1.02, v[1] * 1.02]
+    write_lines(game_file, objs)
+    res = run("replay", game_file, "--verify")
+    assert res.exit_code == 1, res.output
+    said = res.output.split("diverges", 1)
+    assert _FILE_ID.search(said[0]) and _FILE_ID.search(said[1])  # the summary and the dice
+    ids = _FILE_ID.findall(res.output)
+    named = _NAMED.findall(res.output)
+    assert ids and len(named) == len(ids), res.output  # every die id has its name beside it
+    config = GameConfig(load_board("standard"), PLAYERS)
+    seats = rebuild(load_replay(game_file), k - 1).game.state.seats
+    for die, colour, number in named:
+        assert die_name(config, seats, int(die)) == f"{colour} die {number}"
+    report = json.loads(run("replay", game_file, "--verify", "--json").output)
+    div = report["first_divergence"]
+    assert div["summary"] == objs[k]["summary"]  # the recorded summary, as the file has it
+    assert all(d["name"] == die_name(config, seats, d["die"]) for d in div["dice"])
+    objs = lines(game_file)
+    act = objs[1]["action"]
+    objs[1]["action"] = {"type": "board_flick", "die": 7, "velocity": act["velocity"], "spin": 0}
+    write_lines(game_file, objs)
+    res = run("replay", game_file, "--verify")
+    assert res.exit_code == 2
+    assert "die 7 (yellow die 2)" in res.stderr, res.stderr
 
 
 def test_a_changed_digest_diverges(game_file: Path) -> None:

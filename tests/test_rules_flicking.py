@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from rules_helpers import (
+    BOARD,
     COURTYARD,
     GATEWAY,
     OFF,
@@ -20,6 +21,8 @@ from warlords_sim.board import Crenelation
 from warlords_sim.physics.types import LaunchKind
 from warlords_sim.rules import BoardFlick, Decline, Location, SupplyFlick
 from warlords_sim.rules import errors as err
+from warlords_sim.rules.resolve import straddled_castle
+from warlords_sim.rules.scoring import round_damage
 from warlords_sim.rules.scripted import FLICKED, Landing
 
 
@@ -139,3 +142,66 @@ def test_courtyard_dice_in_play_option() -> None:
     phys(g).push(land(*OPEN, 2))
     g.apply(BoardFlick(0, (0.0, -300.0)))
     assert g.state.dice[0].location is Location.BOARD
+
+
+#: A die's centre 1.5 mm short of the top castle's (seat 2) courtyard, in
+#: front of its first gateway: the die lies partly in the gateway, partly in
+#: the courtyard (the gateway lies below that courtyard, toward the centre).
+ACROSS = (
+    BOARD.castles[2].gateways[0].center[0],
+    BOARD.castles[2].courtyard.y0 + BOARD.die.size_mm / 2.0 - 1.5,
+)
+
+
+def test_a_die_across_the_gateway_line_stays_and_scores_nothing_by_default() -> None:
+    """ "The die must be entirely inside with no portion sticking out of a
+    gateway"; only a die "entirely inside a castle gateway is moved to the
+    back of the courtyard". Read literally (house rule gateway_straddle,
+    default "stays"), a die across the line is in neither: it stays where
+    it lies, on the board, scoring nothing, and the placement says it lies
+    across the line (the window states the reading)."""
+    g = game(2)
+    assert g.config.house_rules.gateway_straddle == "stays"
+    out = supply_flick(g, land(*ACROSS, 5))
+    d = g.state.dice[0]
+    assert d.location is Location.BOARD and d.pose is not None
+    assert (d.pose.x, d.pose.y, d.pose.face) == (*ACROSS, 5)
+    assert out.placement is not None
+    assert out.placement.straddling == (0,) and out.placement.gateway_moves == ()
+    assert straddled_castle(g.config, d.pose) == 2
+    assert round_damage(g.state) == [0, 0]
+
+
+def test_a_die_across_the_gateway_line_goes_to_the_courtyard_under_the_house_rule() -> None:
+    """House rule gateway_straddle = "to_courtyard": a die across the line,
+    inside the gateway and the courtyard together, is moved to the back of
+    the courtyard as a gateway die is, its face unchanged, and counts there."""
+    g = game(2, gateway_straddle="to_courtyard")
+    out = supply_flick(g, land(*ACROSS, 5))
+    d = g.state.dice[0]
+    assert d.location is Location.COURTYARD and d.pose is not None and d.pose.face == 5
+    assert d.pose.region.kind.value == "courtyard" and d.pose.region.seat == 2
+    assert out.placement is not None
+    assert out.placement.gateway_moves == (0,) and out.placement.straddling == ()
+    assert round_damage(g.state) == [0, 5]  # seat 2 is P1's castle
+
+
+def test_only_a_die_inside_the_gateway_and_courtyard_together_lies_across() -> None:
+    """Neither reading touches a die entirely in the courtyard or gateway, one
+    reaching out of the castle into its moat, or one on the open board."""
+    from warlords_sim.physics.regions import classify
+    from warlords_sim.physics.types import DiePose
+
+    config = game(2).config
+    size = BOARD.die.size_mm
+    gate = BOARD.castles[2].gateways[0]
+
+    def pose(x: float, y: float) -> DiePose:
+        region = classify(BOARD, x, y, 0.0, config.castle_seats())
+        return DiePose(0, x, y, 0.0, 1, 0, region)
+
+    assert straddled_castle(config, pose(*ACROSS)) == 2
+    assert straddled_castle(config, pose(*COURTYARD[2])) is None
+    assert straddled_castle(config, pose(*GATEWAY[2])) is None
+    assert straddled_castle(config, pose(gate.center[0], gate.y0 + size / 2.0 - 2.0)) is None
+    assert straddled_castle(config, pose(*OPEN)) is None

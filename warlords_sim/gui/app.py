@@ -29,7 +29,7 @@ from warlords_sim.gui.banner import BannerLayer
 from warlords_sim.gui.controller import GameController, Phase
 from warlords_sim.gui.guide import aim_guide
 from warlords_sim.gui.hotseat import HotSeat, ViewTransform
-from warlords_sim.gui.hud import PANEL_WIDTH, Hud
+from warlords_sim.gui.hud import LOG_SCROLL_LINES, PANEL_WIDTH, Hud
 from warlords_sim.gui.input import GAIN, PROMPTS, Input
 from warlords_sim.gui.render import BoardLayer, DiceLayer, Overlay, ScoreMarks, seat_rgb
 from warlords_sim.gui.sound import ImpactSounds
@@ -435,7 +435,29 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         self.input.move(*self.to_mm(x, y))
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
+        if self.scroll_panel(x, scroll_y):
+            return
         self.input.scroll(scroll_y, strike=self._shift)
+
+    def scroll_panel(self, x: float, notches: float) -> bool:
+        """The wheel over the side panel scrolls the log (up: older lines);
+        returns whether the pointer was over the panel."""
+        if x < self.width - PANEL_WIDTH:
+            return False
+        self.hud.scroll_log(round(notches * LOG_SCROLL_LINES))
+        return True
+
+    def log_key(self, name: str) -> bool:
+        """PgUp, PgDn and End scroll the log; returns whether ``name`` was one."""
+        if name == "pageup":
+            self.hud.page_log(1)
+        elif name == "pagedown":
+            self.hud.page_log(-1)
+        elif name == "end":
+            self.hud.log_to_newest()
+        else:
+            return False
+        return True
 
     def on_key_release(self, symbol: int, modifiers: int) -> Any:
         if symbol in (key.LSHIFT, key.RSHIFT):
@@ -452,7 +474,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
             self.toggle_rotation()
         elif name == "m":
             self.toggle_sound()
-        else:
+        elif not self.log_key(name):
             self.input.key(name)
         return pyglet.event.EVENT_HANDLED
 
@@ -551,7 +573,7 @@ def screenshot_game(
             ls = config.board.launch_spot(legal.seat, 2, Crenelation.HIGH)
             ox, oy = config.board.castles[legal.seat].outward
             inp.press(ls.x, ls.y)
-            inp.drag_to(ls.x - ox * 95.0 + oy * 25.0, ls.y - oy * 95.0 - ox * 25.0)
+            inp.drag_to(ls.x - ox * 57.0 + oy * 15.0, ls.y - oy * 57.0 - ox * 15.0)
         elif c.phase is Phase.BOT:
             c.tick(10.0)  # the bot acts at once
             for _ in range(40):  # up to 40 steps of 1/240 s: a launched die is in the air

@@ -13,7 +13,6 @@ fed by the frame time (never the frame time itself), and hands the settled
 from __future__ import annotations
 
 import importlib
-from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -25,7 +24,7 @@ import numpy as np
 from warlords_sim.bots.policy import Policy
 from warlords_sim.bots.skill import SkillLevel
 from warlords_sim.colours import SEAT_COLOUR_NAMES
-from warlords_sim.gui.describe import Before, narrate, player_text
+from warlords_sim.gui.describe import Before, narrate, player_text, straddle_text
 from warlords_sim.physics import TIMESTEP
 from warlords_sim.physics.types import DiePose, FlickResult, RegionKind
 from warlords_sim.rules.actions import Action, RingPinMove, SapperPull, SiegeShot, SpyMove
@@ -44,8 +43,6 @@ __all__ = ["DieView", "GameController", "Phase", "open_recorder"]
 MAX_CATCH_UP = 0.1
 #: A flick still moving after this many simulated seconds is settled at once.
 MAX_FLICK_TIME = 60.0
-#: Lines the panel's log keeps.
-LOG_LINES = 8
 
 
 class Phase(Enum):
@@ -144,7 +141,9 @@ class GameController:
         self.bot_delay = bot_delay
         self.auto_continue = auto_continue
         self.speed = 1.0
-        self.log: deque[str] = deque(maxlen=LOG_LINES)
+        #: Every line told of the game so far (the panel shows what fits
+        #: and scrolls back through the rest, see :class:`~.hud.Hud`).
+        self.log: list[str] = []
         #: The last action told in one line (the replay panel's and captions' headline).
         self.told = ""
         self._message = ""  # a refusal or a hint, shown until the next choice
@@ -165,6 +164,9 @@ class GameController:
         self._timer = 0.0
         self._finished = False
         self._legal: Legal | None = None
+        #: Dice across a gateway's line already said this round (see _tell).
+        self._straddlers: set[int] = set()
+        self._straddle_round = -1
         self._next()
 
     # ------------------------------------------------------------ queries
@@ -243,9 +245,14 @@ class GameController:
     def scored_dice(self) -> set[int]:
         """Dice that count as damage now, by the rules' own test
         (:func:`~warlords_sim.rules.scoring.courtyard_dice`; on the
-        end-of-round screen the round record's); none while dice move."""
+        end-of-round screen the round record's). While a flick moves the
+        dice, those that counted when it began (but the flicked die): the
+        frames stay steady through a chain of flicks, and the rules decide
+        again once the dice have settled. They used to vanish whenever any
+        die moved."""
         if self.phase is Phase.FLICKING:
-            return set()
+            flicked = self.launch.flick.die if self.launch is not None else None
+            return {die for die, _, _ in courtyard_dice(self.state) if die != flicked}
         if self.phase is Phase.ROUND_OVER and self.round_record is not None:
             return {die for die, _, _ in self.round_record.courtyard}
         return {die for die, _, _ in courtyard_dice(self.state)}
@@ -508,7 +515,16 @@ class GameController:
             self.recorder.finish(self.game)
 
     def _tell(self, before: Before, outcome: Outcome) -> None:
-        """Log the action (see :func:`~warlords_sim.gui.describe.narrate`)."""
+        """Log the action (see :func:`~warlords_sim.gui.describe.narrate`);
+        a die left across the line between a gateway and its courtyard has
+        the rules' reading of it shown as the panel's hint, once a round
+        (:func:`~warlords_sim.gui.describe.straddle_text`)."""
         told = narrate(before, outcome, self.config.rounds)
         self.log.extend(told.lines)
         self.told = told.headline
+        if before.round != self._straddle_round:
+            self._straddle_round = before.round
+            self._straddlers.clear()
+        hint = straddle_text(before, outcome, self._straddlers)
+        if hint is not None:
+            self.message = hint

@@ -3,7 +3,8 @@ game, in the rulebook's terms and with the names players see on the board.
 
 No pyglet. A die is named by :func:`die_name` only ("red die 3": the colour
 its owner's castle is drawn in this round, and its number among that
-player's dice, 1..6); pins and holes are never named by number. Every
+player's dice, 1..6; :mod:`warlords_sim.rules.names`, which the command
+line's messages share); pins and holes are never named by number. Every
 sentence about an action is built from the rules' own
 :class:`~warlords_sim.rules.engine.Outcome` (its placement, ability, round
 record), so the panel cannot say something the log does not.
@@ -13,6 +14,8 @@ record), so the panel cannot say something the log does not.
   pending ability); an action is described against it.
 * :func:`narrate` - the log lines and the one-line headline of an action.
 * :func:`no_ability_reason` - why a settled flick earned no ability.
+* :func:`straddle_text` - the reading of a die left across the line between
+  a gateway and its courtyard, for the panel's hint.
 * :func:`player_text` - a rules message (a refusal) with dice, players and
   holes renamed for players.
 """
@@ -37,6 +40,8 @@ from warlords_sim.rules.actions import (
 )
 from warlords_sim.rules.engine import Outcome
 from warlords_sim.rules.game import GameConfig, GameState, Location, PendingKind, RoundRecord
+from warlords_sim.rules.names import die_name
+from warlords_sim.rules.resolve import straddled_castle
 
 __all__ = [
     "ABILITY_TEXT",
@@ -48,6 +53,7 @@ __all__ = [
     "place_text",
     "player_text",
     "round_end_text",
+    "straddle_text",
 ]
 
 #: What each ability lets the player do, for the log ("P0 earned: ...").
@@ -66,21 +72,6 @@ _ABILITY_NAME = {
     PendingKind.RING: "center ring pin move",
 }
 _FACE_ABILITY = {1: "Scout", 3: "Spy", 4: "Sapper", 6: "General"}
-
-
-def die_name(config: GameConfig, seats: tuple[int, ...], die: int) -> str:
-    """The name players see for ``die``: the colour its owner's castle is
-    drawn in (``seats``: each player's seat this round, 0..3) and its number
-    among that player's dice, e.g. ``"red die 3"``.
-
-    Raises:
-        ValueError: ``die`` is not a die of the game.
-    """
-    n = config.dice_per_player
-    owner = config.owner(die)
-    if not 0 <= owner < min(config.players, len(seats)) or die < 0:
-        raise ValueError(f"die {die} is not a die of this {config.players}-player game")
-    return f"{SEAT_COLOUR_NAMES[seats[owner]]} die {die - owner * n + 1}"
 
 
 def place_text(region: Region) -> str:
@@ -207,13 +198,22 @@ def narrate(before: Before, outcome: Outcome, rounds: int) -> Told:
             where = "left the board"
         else:
             pose = res.poses[die]
-            where = f"landed {pose.face} {place_text(pose.region)}"
+            across = straddled_castle(before.config, pose)
+            if across is not None:
+                where = f"landed {pose.face} {_across_text(across)}"
+            else:
+                where = f"landed {pose.face} {place_text(pose.region)}"
             if pose.cocked:
                 where += " (cocked)"
             if die in pl.gateway_moves:
                 where += ", moved to the back of the courtyard"
+            elif die in pl.straddling:
+                where += ": in neither, it scores nothing"
         speed = math.hypot(*res.flick.velocity)
-        lines.append(f"{who} flicked {name} at {speed:.0f} mm/s: {where}")
+        if isinstance(action, SiegeShot):
+            lines.append(f"{who} shot {name} from the siege engine at {speed:.0f} mm/s: {where}")
+        else:
+            lines.append(f"{who} flicked {name} at {speed:.0f} mm/s: {where}")
         head.append(f"{who} {_flick_kind(action)}: {name} {where}")
         for label, dice in (
             ("knocked off the board", [d for d in pl.eliminated if d != die]),
@@ -243,6 +243,44 @@ def narrate(before: Before, outcome: Outcome, rounds: int) -> Told:
         lines.append(end)
         head.append(end)
     return Told(tuple(lines), "; ".join(head))
+
+
+def _across_text(seat: int) -> str:
+    colour = SEAT_COLOUR_NAMES[seat]
+    return f"across the line between the {colour} gateway and courtyard"
+
+
+def straddle_text(before: Before, outcome: Outcome, told: set[int] | None = None) -> str | None:
+    """The hint the panel shows when the action of ``outcome`` left a die
+    across the line between a castle's gateway and its courtyard (dice in
+    ``told`` left out: already said this round): how the rules read it (house
+    rule ``gateway_straddle``) and the other reading; None if no die did.
+    The dice said are added to ``told``."""
+    pl, res = outcome.placement, outcome.result
+    if pl is None:
+        return None
+    done = told if told is not None else set()
+    moved = (
+        [d for d in pl.gateway_moves if straddled_castle(before.config, res.poses[d]) is not None]
+        if res is not None
+        else []
+    )
+    stays = [d for d in pl.straddling if d not in done]
+    done.update(stays)
+    if moved:
+        return (
+            f"{before.dice(moved)}: across the line between a gateway and its courtyard, "
+            'moved to the back of the courtyard by house rule gateway_straddle = "to_courtyard" '
+            "(read literally, the rulebook scores it nothing: it must be entirely inside)"
+        )
+    if stays:
+        return (
+            f"{before.dice(stays)}: across the line between a gateway and its courtyard. "
+            'The rulebook read literally: "entirely inside with no portion sticking out of a '
+            'gateway", so it scores nothing and stays; house rule gateway_straddle = '
+            '"to_courtyard" would move it to the back of the courtyard'
+        )
+    return None
 
 
 def _choice_text(before: Before, who: str, action: Action) -> str:

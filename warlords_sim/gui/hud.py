@@ -18,7 +18,15 @@ from warlords_sim.gui.controller import GameController, Phase
 from warlords_sim.gui.render import Colour, seat_rgb, shade
 from warlords_sim.rules.scoring import winners_text
 
-__all__ = ["COUNTS_HEADER", "PANEL_WIDTH", "PLAY_HELP", "SCORED_LEGEND", "Hud", "bot_label"]
+__all__ = [
+    "COUNTS_HEADER",
+    "PANEL_WIDTH",
+    "PLAY_HELP",
+    "SCORED_LEGEND",
+    "WALL_HOLE_LEGEND",
+    "Hud",
+    "bot_label",
+]
 
 #: Width of the side panel (px).
 PANEL_WIDTH = 330
@@ -32,12 +40,17 @@ _END_SCREEN_CHARS = 46
 COUNTS_HEADER = "    supply in play courtyard out damage"
 #: Says what the frame drawn around a die means (see render.ScoreMarks).
 SCORED_LEGEND = "dice framed in white count as damage"
+#: Says what the square grey holes are (see render.BoardLayer).
+WALL_HOLE_LEGEND = "grey squares: three-player wall holes, never for ring pins"
 PLAY_HELP = (
     "Mouse: press a die or a launch spot, drag back, release.\n"
     "1-3 area, H/L crenelation, U: face up, Q/E or wheel: spin, W/X or shift+wheel: "
     "strike high or low, S: siege engine, D D: decline, G: aim guide, R: turn the view, "
-    "Esc: cancel, F: fast-forward, M: sound, Space: continue."
+    "Esc: cancel, F: fast-forward, M: sound, Space: continue.\n"
+    "Log: wheel over the panel or PgUp/PgDn scroll it, End: the newest lines."
 )
+#: Lines one wheel notch scrolls the log by.
+LOG_SCROLL_LINES = 3
 
 
 def bot_label(policy: object) -> str:
@@ -153,6 +166,13 @@ class Hud:
         self.castle_labels: dict[int, Any] = {}
         #: The keys and mouse help at the bottom of the panel.
         self.help_text = PLAY_HELP
+        #: The log line the panel shows last (its index + 1 in the
+        #: controller's log); None: the newest, following the game.
+        self.log_end: int | None = None
+        #: Lines of the log the panel shows now: (first, end) indices.
+        self.log_shown = (0, 0)
+        self._log_key: object = None
+        self._log_page = 1
         self._texts = [
             self.title,
             self.turn,
@@ -290,19 +310,22 @@ class Hud:
             y -= row.set(text, x + 16, y) + 3
             tag = bot_label(c.bots[p]) if p in c.bots else ""
             y -= self.bot_tags[p].set(tag, x + 44, y + 1) + (3 if tag else 0)
-        y -= self.legend.set(SCORED_LEGEND, x + 16, y - 2) + 12
+        legend = SCORED_LEGEND
+        if any(castle.wall_holes for castle in c.config.board.castles):
+            legend += "\n" + WALL_HOLE_LEGEND
+        y -= self.legend.set(legend, x + 16, y - 2) + 12
         y -= self.prompt.set(prompt, x, y) + 6
         if c.message:
             y -= self.message.set(c.message, x, y, _RED if c.message_is_refusal else _INK) + 6
         else:
             self.message.set("", x, y)
         y -= self.status.set(status, x, y) + 12
-        self.log.set("Log\n" + "\n".join(c.log), x, y)
         help_ = self.help.label
         if help_.text != self.help_text:  # laid out first: its height places it
             help_.text = self.help_text
             self.help.changed = True
         self.help.set(self.help_text, x, 12 + help_.content_height)
+        self._lay_out_log(x, y, y - (12 + help_.content_height) - 10)
         if speed is not None:
             px, py, text = speed
             self.speed.set(text, px + 16, py + 26, _RED if "max" in text else _INK)
@@ -311,6 +334,58 @@ class Hud:
             changed |= t.changed
             t.changed = False
         return changed
+
+    def _lay_out_log(self, x: float, top: float, room: float) -> None:
+        """Show as many log lines as fit in ``room`` px below ``top``,
+        ending at :attr:`log_end` (the newest when None); the heading says
+        which lines show when not all do."""
+        log = self.c.log
+        n = len(log)
+        end = n if self.log_end is None else max(1, min(self.log_end, n))
+        key = (n, end, round(room), x, top)
+        if key == self._log_key:
+            return
+        self._log_key = key
+        lb = self.log.label
+
+        def fits(first: int) -> bool:
+            lb.text = "Log\n" + "\n".join(log[first:end])
+            return float(lb.content_height) <= room
+
+        lo, hi = 0, end  # the fewest lines that fit: from hi; the most: search
+        if not fits(0):
+            while hi - lo > 1:  # fits(hi) holds (no line), fits(lo) does not
+                mid = (lo + hi) // 2
+                if fits(mid):
+                    hi = mid
+                else:
+                    lo = mid
+            first = hi
+        else:
+            first = 0
+        self.log_shown = (first, end)
+        self._log_page = max(1, end - first - 1)
+        head = "Log"
+        if first > 0 or end < n:
+            head = f"Log: lines {first + 1}-{end} of {n}" + ("" if end < n else " (PgUp: older)")
+        self.log.set(head + "\n" + "\n".join(log[first:end]), x, top)
+        self.log.changed = True
+
+    def scroll_log(self, lines: int) -> None:
+        """Scroll the log back (``lines`` > 0: older lines) or forward; a
+        scroll past the newest line follows the game again."""
+        n = len(self.c.log)
+        end = n if self.log_end is None else self.log_end
+        end = max(min(self.log_shown[1] - self.log_shown[0], n), min(n, end - lines))
+        self.log_end = None if end >= n else end
+
+    def page_log(self, pages: int) -> None:
+        """PgUp (``pages`` > 0) or PgDn: scroll the log by a panel's worth."""
+        self.scroll_log(pages * self._log_page)
+
+    def log_to_newest(self) -> None:
+        """End: show the newest lines and follow the game again."""
+        self.log_end = None
 
     def end_screen(self, width: int, height: int) -> str | None:
         """The end-of-round or end-of-game text, placed mid-board (None: none)."""

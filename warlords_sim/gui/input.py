@@ -9,7 +9,9 @@ there flicks; Escape or the right button cancels. Spin and strike are set
 only on a human's turn and go back to zero when the turn passes. ``U``
 turns the face a player's supply dice are set down with (1 up at first,
 as the rules' ``SupplyFlick`` default; the aim bot sets its 6 up); each
-player keeps their own choice for their later supply flicks. ``D``
+player keeps their own choice for their later supply flicks, and so their
+own launch spot (1-3, H/L or a press on a spot): in hot-seat the next
+player starts from theirs, never from the last player's. ``D``
 declines a pending ability only when pressed twice (Esc keeps it).
 Every refusal leaves the rules' reason in ``controller.message``.
 """
@@ -38,6 +40,7 @@ from warlords_sim.rules.legal import Legal, check, check_spy_spot
 
 __all__ = [
     "ABILITY_NAMES",
+    "FULL_PULL_MM",
     "GAIN",
     "MIN_DRAG_MM",
     "SPIN_STEP",
@@ -47,8 +50,15 @@ __all__ = [
     "PROMPTS",
 ]
 
-#: Flick speed per mm of drag (1/s): the maximum speed is a 200 mm pull.
-GAIN = 10.0
+#: The drag (mm on the board) that gives the maximum flick speed: short
+#: enough to fit inside the window from the bottom castle's launch spots
+#: (107 mm from the board's edge plus the window's 30 mm margin, a press
+#: up to 9 mm off the spot: 128 mm at the least). It used to be 200 mm, so
+#: a full-speed pull ended about 60 px below an 830 px window, out of reach
+#: on a screen no taller.
+FULL_PULL_MM = 120.0
+#: Flick speed per mm of drag (1/s).
+GAIN = MAX_FLICK_SPEED / FULL_PULL_MM
 #: A shorter drag flicks nothing.
 MIN_DRAG_MM = 3.0
 #: Spin change per Q/E key or wheel notch (rad/s), and its limit.
@@ -111,7 +121,10 @@ class Input:
 
     def __init__(self, controller: GameController) -> None:
         self.c = controller
-        self.spot: tuple[int, Crenelation] | None = None  # chosen supply launch spot
+        #: The supply launch spot the player to move chose (area, crenelation).
+        self.spot: tuple[int, Crenelation] | None = None
+        #: Each human player's last chosen launch spot, kept while others play.
+        self.spots: dict[int, tuple[int, Crenelation]] = {}
         self.drag: Drag | None = None
         self.siege = False  # siege engine mode (S)
         self.spin = 0.0
@@ -130,11 +143,15 @@ class Input:
     def sync(self) -> None:
         """Forget the spin, strike, siege mode, a drag and an unconfirmed
         decline when the turn passes (to a bot, to the dice moving, or to
-        another human in hot-seat): what one player set never carries into
-        another's flick. Called before every input and every frame."""
+        another human in hot-seat), and bring the launch spot of the player
+        now to move (kept per player): what one player set never carries
+        into another's flick. Called before every input and every frame."""
         c = self.c
         who = c.state.active if c.is_human_turn() else None
         if who != self._turn:
+            if self._turn is not None and self.spot is not None:
+                self.spots[self._turn] = self.spot
+            self.spot = self.spots.get(who) if who is not None else None
             self._turn = who
             self.spin = 0.0
             self.strike = 0.0

@@ -6,7 +6,8 @@ The board and the dice are drawn by the window's own layers
 :class:`~warlords_sim.gui.render.DiceLayer`, the seat labels of
 :class:`~warlords_sim.gui.hud.Hud`) into an OpenGL framebuffer of an
 invisible window, at twice the output size and scaled down (smooth edges).
-A caption bar above the board says which action is shown and its summary.
+A caption bar above the board says which action is shown and what it did,
+wrapped to two lines (at the end: each player's total damage and colour).
 Call :func:`prepare_offscreen` before anything imports ``pyglet.window``:
 without a ``DISPLAY`` it selects pyglet's headless (EGL) mode.
 
@@ -28,6 +29,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from warlords_sim.colours import SEAT_COLOUR_NAMES
+
 __all__ = [
     "HOLD_S",
     "SUPERSAMPLE",
@@ -44,6 +47,8 @@ __all__ = [
 HOLD_S = 0.6
 #: The drawing is made at this many times the output size, then scaled down.
 SUPERSAMPLE = 2
+#: Caption lines are this many type heights apart.
+_LINE_SPACING = 1.3
 _STEPS_PER_S = 240  # 1 / physics.world.TIMESTEP
 
 
@@ -109,7 +114,11 @@ class Canvas:
         self.c = controller
         self.out_w = width - width % 2  # even sizes (video encoders need them)
         width = self.out_w
-        self.caption_h = max(30, round(width * 0.085))
+        # the type of a bar of two lines, 30 px or 8.5 % of the width high;
+        # the bar holds three such lines: the round and action, then the
+        # action told over up to two lines (it used to be cut at one)
+        type_px = max(30, round(width * 0.085)) * 0.30
+        self.caption_h = round(type_px * (3 * _LINE_SPACING + 0.9))
         self.caption_h += self.caption_h % 2
         self.out_h = width + self.caption_h
         ss = SUPERSAMPLE
@@ -145,22 +154,30 @@ class Canvas:
         self.rule = pyglet.shapes.Rectangle(
             0, top, self.w, ss, (170, 150, 120), batch=self.caption_batch
         )
-        px = self.caption_h * ss * 0.30  # two lines of text in the bar
+        px = type_px * ss
         pt = px * 0.75  # points at 96 dpi
         pad = 8 * ss
         ink = (40, 34, 28, 255)
+        first = self.h - px * 0.35
         self.line1 = pyglet.text.Label(
-            "", x=pad, y=self.h - pad * 0.6, anchor_y="top", font_size=pt, weight="bold",
+            "", x=pad, y=first, anchor_y="top", font_size=pt, weight="bold",
             color=ink, batch=self.caption_batch,
         )  # fmt: skip
         self.clock = pyglet.text.Label(
-            "", x=self.w - pad, y=self.h - pad * 0.6, anchor_x="right", anchor_y="top",
+            "", x=self.w - pad, y=first, anchor_x="right", anchor_y="top",
             font_size=pt, color=ink, batch=self.caption_batch,
         )  # fmt: skip
+        #: The action told, wrapped to the bar's width, two lines at most.
         self.line2 = pyglet.text.Label(
-            "", x=pad, y=top + pad * 0.6, anchor_y="bottom", font_size=pt * 0.92,
-            color=ink, batch=self.caption_batch,
+            "", x=pad, y=first - px * _LINE_SPACING, anchor_y="top", font_size=pt * 0.92,
+            color=ink, batch=self.caption_batch, multiline=True, width=self.w - 2 * pad,
         )  # fmt: skip
+        self.line2.text = "Ag\nAg"
+        #: The height of two lines of :attr:`line2` (px, drawn size).
+        self.text_room = float(self.line2.content_height)
+        self.line2.text = ""
+        #: The bottom of the caption bar (px from the drawing's bottom).
+        self.bar_bottom = top
 
     def _to_px(self, x: float, y: float) -> tuple[float, float]:
         return self.origin[0] + x * self.mm_scale, self.origin[1] + y * self.mm_scale
@@ -171,6 +188,22 @@ class Canvas:
         while label.content_width > width and len(text) > 4:
             text = text[: max(4, int(len(text) * width / label.content_width) - 2)]
             label.text = text.rstrip() + "..."
+
+    def _fit_lines(self, label: Any, text: str) -> None:
+        """Set ``text`` wrapped to the label's width, cut with an ellipsis
+        to the two lines of :attr:`text_room`."""
+        label.text = text
+        if label.content_height <= self.text_room:
+            return
+        lo, hi = 0, len(text)  # text[:lo] + "..." fits, text[:hi] + "..." does not
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            label.text = text[:mid].rstrip() + "..."
+            if label.content_height <= self.text_room:
+                lo = mid
+            else:
+                hi = mid
+        label.text = text[:lo].rstrip() + "..."
 
     def captions(self) -> tuple[str, str]:
         """The caption's two lines for the controller's state."""
@@ -186,8 +219,13 @@ class Canvas:
             head += f"  action {c.done} of {c.total}"
         if c.phase is Phase.GAME_OVER or (c.game.over and c.phase is Phase.ROUND_OVER):
             wins = ", ".join(f"P{w}" for w in s.winners)
-            totals = " ".join(str(t) for t in s.totals)
-            return head, f"game over: {wins} win{'s' * (len(s.winners) == 1)}, damage {totals}"
+            # whose damage: each player with the colour of their castle in the last round
+            seats = c.round_record.seats if c.round_record is not None else s.seats
+            totals = ", ".join(
+                f"P{p} ({SEAT_COLOUR_NAMES[seats[p]]}) {t}" for p, t in enumerate(s.totals)
+            )
+            win = f"win{'s' * (len(s.winners) == 1)}"
+            return head, f"game over: {wins} {win}; total damage {totals}"
         # the action told from its re-simulated outcome, as the panel and the
         # log tell it (a flick ending a round: where it landed, then the end)
         text = c.headline()
@@ -230,7 +268,7 @@ class Canvas:
         head, text = self.captions()
         self.clock.text = clock
         self._fit(self.line1, head, self.w - self.clock.content_width - 24 * SUPERSAMPLE)
-        self._fit(self.line2, text, self.w - 16 * SUPERSAMPLE)
+        self._fit_lines(self.line2, text)
         self.caption_batch.draw()
         buf = (ctypes.c_ubyte * (self.w * self.h * 4))()
         gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)

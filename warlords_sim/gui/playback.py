@@ -18,7 +18,7 @@ import os
 import numpy as np
 
 from warlords_sim.board import Board
-from warlords_sim.gui.controller import LOG_LINES, GameController, Phase
+from warlords_sim.gui.controller import GameController, Phase
 from warlords_sim.gui.describe import Before, narrate
 from warlords_sim.replay.errors import ReplayError
 from warlords_sim.replay.format import ActionLine
@@ -276,7 +276,7 @@ def resume_game(
     """A controller continuing the game of ``path`` (``play --resume``): a
     replay that ends without a result (after a crash), rebuilt action by
     action (every digest checked), its bots' generators brought to where
-    they stood, its log told again from the last actions' outcomes (as the
+    they stood, its whole log told again from the actions' outcomes (as the
     window told them), and a recorder appending to the same file (a last
     line cut off in the middle is removed first).
 
@@ -308,10 +308,11 @@ def resume_game(
         policies = [None if name == "human" else make_bot(name, skill) for name in h.bots]
     except ValueError as e:
         raise ReplayError(f"{replay.path}: line 1: field `bots`: {e}") from e
-    # the last actions are told as the window's log tells them (from their outcomes)
+    # every action is told again as the window's log told it (from its
+    # outcome): the panel keeps the whole game's log
     n = len(replay.actions)
-    k = min(n, LOG_LINES)
-    rebuilt = rebuild(replay, n - k, policies=policies, board=board, force=force)
+    k = n
+    rebuilt = rebuild(replay, 0, policies=policies, board=board, force=force)
     told = _Told.from_state(rebuilt.game.state)
     rebuilt.replayer.game = told
     for _ in range(k):

@@ -44,6 +44,9 @@ _HOLE_EDGE = "#6b5532"
 _PIN_FILL = "#2b2b2b"
 _SIDE_WALL = "#5b3b1c"
 _THREE_PLAYER_WALL = "#6e6e6e"
+#: The holes the three-player wall stands in (square, grey: see WALL_HOLE_LEGEND).
+_WALL_HOLE_FILL = "#909090"
+_WALL_HOLE_EDGE = "#3c3c3c"
 _SIEGE_FILL = "#9c7b4a"
 _TEXT = "#3b3024"
 
@@ -163,10 +166,21 @@ class BoardLayer:
                 for wall in castle.side_walls:
                     out.append(_rect(wall.rect, rgb(_SIDE_WALL), bt, top))
         r = b.pin.radius_mm
-        wall_holes = [h for c in b.castles for h in c.wall_holes]
-        for x, y in (*b.holes, *wall_holes):
+        for x, y in b.holes:
             out.append(shapes.Circle(x, y, r + 0.6, 16, rgb(_HOLE_EDGE), batch=bt, group=fg))
             out.append(shapes.Circle(x, y, r, 16, rgb(_HOLE_FILL), batch=bt, group=top))
+        # the three-player wall's holes are never a ring pin's: square and
+        # grey like the wall they hold, apart from the round field holes
+        for x, y in (h for c in b.castles for h in c.wall_holes):
+            for side, ink, group in (
+                (2 * r + 1.6, _WALL_HOLE_EDGE, fg),
+                (2 * r, _WALL_HOLE_FILL, top),
+            ):
+                out.append(
+                    shapes.Rectangle(
+                        x - side / 2, y - side / 2, side, side, rgb(ink), batch=bt, group=group
+                    )
+                )
         self._shapes = out
 
     def _build_pins(self, pins: tuple[int, ...], engine: tuple[float, float] | None) -> None:

@@ -4,7 +4,8 @@ The same window, board, dice and side panel as ``play``
 (:class:`~warlords_sim.gui.app.PlayWindow`), driven by a
 :class:`~warlords_sim.gui.playback.ReplayController`. Keys: Space pauses,
 Right steps one action, + and - change the speed, M turns the
-impact sounds off and on, Esc quits.
+impact sounds off and on, the wheel over the panel or PgUp/PgDn scroll
+the log (End: the newest lines), Esc quits.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ __all__ = ["WATCH_HELP", "WatchWindow", "run_watch"]
 
 WATCH_HELP = (
     "Space: pause or play, Right: one action (or finish the one in flight),\n"
-    "+ / -: faster / slower, M: sound, Esc: quit."
+    "+ / -: faster / slower, M: sound, Esc: quit.\n"
+    "Log: wheel over the panel or PgUp/PgDn scroll it, End: the newest lines."
 )
 
 _FASTER = ("plus", "equal", "num_add", "kp_add")
@@ -68,6 +70,8 @@ class WatchWindow(PlayWindow):
             self.toggle_sound()
         elif name == "escape":
             self.close()
+        else:
+            self.log_key(name)
         return pyglet.event.EVENT_HANDLED
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
@@ -81,7 +85,7 @@ class WatchWindow(PlayWindow):
         pass
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
-        pass
+        self.scroll_panel(x, scroll_y)
 
 
 def run_watch(controller: ReplayController, *, width: int = 1200, height: int = 830) -> None:

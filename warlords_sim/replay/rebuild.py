@@ -42,6 +42,7 @@ from warlords_sim.rules.engine import Game, Outcome
 from warlords_sim.rules.errors import HouseRulesError, IllegalActionError
 from warlords_sim.rules.game import GameConfig
 from warlords_sim.rules.house_rules import HouseRules
+from warlords_sim.rules.names import die_name, with_die_names
 from warlords_sim.rules.physics_port import make_world
 
 __all__ = [
@@ -73,6 +74,8 @@ class DieDiff:
     die: int
     recorded: DieRec | None
     replayed: DieRec | None
+    #: the name the window gives the die ("red die 4"; "" in a sandbox)
+    name: str = ""
 
     @property
     def distance_mm(self) -> float | None:
@@ -87,13 +90,16 @@ class DieDiff:
         return math.remainder(b.angle - a.angle, 2 * math.pi)
 
     def describe(self) -> str:
+        """One line for people: the file's id and the window's name of the
+        die ("die 3 (red die 4)"), where it was and was replayed."""
         a, b = self.recorded, self.replayed
+        die = f"die {self.die} ({self.name})" if self.name else f"die {self.die}"
         if a is None:
             assert b is not None
-            return f"die {self.die}: not on the board in the recording, replayed at {_place(b)}"
+            return f"{die}: not on the board in the recording, replayed at {_place(b)}"
         if b is None:
-            return f"die {self.die}: recorded at {_place(a)}, replayed off the board"
-        text = f"die {self.die}: off by {self.distance_mm:.3g} mm, {self.angle_rad:.3g} rad"
+            return f"{die}: recorded at {_place(a)}, replayed off the board"
+        text = f"{die}: off by {self.distance_mm:.3g} mm, {self.angle_rad:.3g} rad"
         if a.face != b.face:
             text += f", face {a.face} -> {b.face}"
         if a.region != b.region:
@@ -109,6 +115,7 @@ class DieDiff:
 
         return {
             "die": self.die,
+            "name": self.name,
             "recorded": d(self.recorded),
             "replayed": d(self.replayed),
             "distance_mm": self.distance_mm,
@@ -168,10 +175,14 @@ class Divergence:
     recorded: str
     replayed: str
     dice: tuple[DieDiff, ...]
+    #: :attr:`summary` (as recorded, the file's die ids) with the window's
+    #: names of the dice (:func:`~warlords_sim.rules.names.with_die_names`)
+    named_summary: str = ""
 
     def describe(self) -> str:
+        summary = self.named_summary or self.summary
         head = (
-            f"action {self.index} (line {self.line}, {self.action}: {self.summary}) diverges: "
+            f"action {self.index} (line {self.line}, {self.action}: {summary}) diverges: "
             f"digest {self.replayed[:16]} replayed, {self.recorded[:16]} recorded"
         )
         if not self.dice:
@@ -355,6 +366,7 @@ class Replayer:
         #: the first line (since the start) whose digest matched but another
         #: claim did not (summary, dice, gone, player, index)
         self.mismatch: ClaimMismatch | None = None
+        self._seats: tuple[int, ...] = ()  # the round's seats before the action in hand
 
     @property
     def target(self) -> Game | World:
@@ -375,6 +387,8 @@ class Replayer:
         where = f"{self.replay.path}: line {lineno}: action {line.index} ({action.kind})"
         outcome: Outcome | None = None
         result: FlickResult | None = None
+        # the round's seats before the action: the window's names of its dice
+        self._seats = tuple(self.game.state.seats) if self.game is not None else ()
         try:
             if isinstance(action, SandboxFlick):
                 assert self.world is not None
@@ -394,7 +408,9 @@ class Replayer:
                         pol.choose(self.game.state, legal, self.rngs[legal.player])
                 outcome = self.game.apply(action)
         except IllegalActionError as e:
-            raise ReplayError(f"{where}: the rules refuse it: {e}") from e
+            assert self.game is not None  # the rules judge only a game's actions
+            told = with_die_names(str(e), self.game.config, self._seats)
+            raise ReplayError(f"{where}: the rules refuse it: {told}") from e
         except (FlickError, WorldError) as e:
             raise ReplayError(f"{where}: the physics refuses it: {e}") from e
         self.index += 1
@@ -418,12 +434,23 @@ class Replayer:
 
     def _divergence(self, line: ActionLine, lineno: int, kind: str, digest: str) -> Divergence:
         now = snapshot(self.target)
+        game = self.game
+
+        def name(die: int) -> str:
+            if game is None:
+                return ""  # a sandbox's dice have no owners
+            try:
+                return die_name(game.config, self._seats, die)
+            except ValueError:
+                return ""
+
         dice = tuple(
-            DieDiff(i, self._recorded.get(i), now.get(i))
+            DieDiff(i, self._recorded.get(i), now.get(i), name(i))
             for i in sorted(set(now) | set(self._recorded))
             if self._recorded.get(i) != now.get(i)
         )
-        return Divergence(line.index, lineno, kind, line.summary, line.digest, digest, dice)
+        named = with_die_names(line.summary, game.config, self._seats) if game else ""
+        return Divergence(line.index, lineno, kind, line.summary, line.digest, digest, dice, named)
 
 
 @dataclass

@@ -76,6 +76,14 @@ class HouseRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
             from their home castle": the arc of the ring facing the castle;
             "far_side" the arc beyond the ring's centre (the same holes with
             two or four players, others with three).
+        gateway_straddle: ["stays"] a die resting across the line between
+            a castle's gateway and its courtyard, entirely inside the two
+            together but inside neither alone: "The die must be entirely
+            inside with no portion sticking out of a gateway" and only a die
+            "entirely inside a castle gateway is moved to the back of the
+            courtyard", so it scores nothing and stays where it is, a die on
+            the board; "to_courtyard" moves it to the back of the courtyard
+            as a gateway die is (face unchanged), where it counts.
         max_flicks_per_round: [400] a safety cap: the round ends after this many
             flicks (``ended_by = "flick_limit"``); bots never reach it in practice.
     """
@@ -98,6 +106,7 @@ class HouseRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
     spy_into_castle: bool = False
     general_chain: Literal["rulebook", "last_general_only"] = "rulebook"
     ring_pins: Literal["near_side", "far_side"] = "near_side"
+    gateway_straddle: Literal["stays", "to_courtyard"] = "stays"
     max_flicks_per_round: int = 400
 
     def check(self, where: str = "house rules", field_prefix: str = "") -> HouseRules:

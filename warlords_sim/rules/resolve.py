@@ -12,16 +12,20 @@
   it leaves the board it is returned to the active player's castle."
 * End of a Round and Damage: "Any die that is entirely inside a castle
   gateway is moved to the back of the courtyard without changing its face."
+  A die across the line between a gateway and its courtyard (inside the two
+  together, neither alone) stays, scoring nothing; under house rule
+  ``gateway_straddle = "to_courtyard"`` it is moved as a gateway die is.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from warlords_sim.physics.regions import footprint
 from warlords_sim.physics.types import DiePose, EventKind, FlickResult, LaunchKind, RegionKind
-from warlords_sim.rules.game import GameState, Location
+from warlords_sim.rules.game import GameConfig, GameState, Location
 
-__all__ = ["Placement", "place_after_move", "place_dice"]
+__all__ = ["Placement", "place_after_move", "place_dice", "straddled_castle"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,9 @@ class Placement:
     returned: tuple[int, ...]  # to the supply (active final die; unlanded wall exit)
     gateway_moves: tuple[int, ...]  # moved from a gateway to the back of a courtyard
     scored: tuple[int, ...]  # now in a courtyard
+    #: left across the line between a gateway and its courtyard, scoring
+    #: nothing (house rule ``gateway_straddle = "stays"``)
+    straddling: tuple[int, ...] = ()
 
 
 #: Launches of a die that is on the board before its flick: it has made
@@ -86,13 +93,50 @@ def _to_back_of_courtyard(state: GameState, die: int, seat: int) -> DiePose:
     return phys.pose(die)
 
 
+def straddled_castle(config: GameConfig, pose: DiePose) -> int | None:
+    """The seat of the castle whose gateway and courtyard together hold a die
+    resting at ``pose`` entirely, neither of them alone (each corner of its
+    footprint in the courtyard or in one of the castle's gateways, some in
+    each); None if there is none. A settled die never reaches into a wall
+    (see :func:`~warlords_sim.physics.regions.classify`), so its corners
+    inside the two mean the die is."""
+    if pose.region.kind in (RegionKind.COURTYARD, RegionKind.GATEWAY, RegionKind.OFF_BOARD):
+        return None
+    b = config.board
+    corners = footprint(pose.x, pose.y, pose.angle, b.die.size_mm)
+    for seat in config.castle_seats():
+        castle = b.castles[seat]
+        in_yard = [castle.courtyard.contains(x, y) for x, y in corners]
+        in_gate = [any(g.contains(x, y) for g in castle.gateways) for x, y in corners]
+        if (
+            any(in_yard)
+            and any(in_gate)
+            and all(a or g for a, g in zip(in_yard, in_gate, strict=True))
+        ):
+            return seat
+    return None
+
+
 def _place(
-    state: GameState, die: int, pose: DiePose, gate: list[int], eliminated: list[int]
+    state: GameState,
+    die: int,
+    pose: DiePose,
+    gate: list[int],
+    eliminated: list[int],
+    straddling: list[int],
 ) -> None:
     """Where ``die``, at rest at ``pose``, now is: a courtyard, the board, or
     off it; a die entirely inside a gateway is moved to the back of its
-    courtyard first (noted in ``gate``)."""
+    courtyard first (noted in ``gate``), and so is one across the line
+    between a gateway and its courtyard under house rule ``gateway_straddle
+    = "to_courtyard"`` (else it stays, noted in ``straddling``)."""
     d = state.dice[die]
+    across = straddled_castle(state.config, pose)
+    if across is not None and state.config.house_rules.gateway_straddle == "to_courtyard":
+        pose = _to_back_of_courtyard(state, die, across)
+        gate.append(die)
+    elif across is not None:
+        straddling.append(die)
     if pose.region.kind is RegionKind.GATEWAY and pose.region.seat is not None:
         pose = _to_back_of_courtyard(state, die, pose.region.seat)
         gate.append(die)
@@ -116,14 +160,15 @@ def place_after_move(state: GameState) -> Placement:
     moved to the back of the courtyard."""
     gate: list[int] = []
     eliminated: list[int] = []
+    across: list[int] = []
     phys = state.physics
     for die in sorted(phys.dice):
         if state.dice[die].location in (Location.BOARD, Location.COURTYARD):
-            _place(state, die, phys.pose(die), gate, eliminated)
+            _place(state, die, phys.pose(die), gate, eliminated, across)
     for i in eliminated:
         state.eliminated[state.config.owner(i)] += 1
     scored = tuple(sorted(i for i in phys.dice if state.dice[i].location is Location.COURTYARD))
-    return Placement(tuple(eliminated), (), tuple(gate), scored)
+    return Placement(tuple(eliminated), (), tuple(gate), scored, tuple(across))
 
 
 def place_dice(state: GameState, result: FlickResult) -> Placement:
@@ -133,6 +178,7 @@ def place_dice(state: GameState, result: FlickResult) -> Placement:
     eliminated: list[int] = []
     returned: list[int] = []
     gate: list[int] = []
+    across: list[int] = []
     for die in result.exited:
         d = state.dice[die]
         d.pose = None
@@ -148,7 +194,7 @@ def place_dice(state: GameState, result: FlickResult) -> Placement:
             d.location = Location.ELIMINATED
             eliminated.append(die)
     for die, pose in result.poses.items():
-        _place(state, die, pose, gate, eliminated)
+        _place(state, die, pose, gate, eliminated, across)
     # the active player's final die returns to the castle instead of ending the round
     active = state.active
     own_out = [i for i in eliminated if state.config.owner(i) == active]
@@ -160,4 +206,4 @@ def place_dice(state: GameState, result: FlickResult) -> Placement:
     for i in eliminated:
         state.eliminated[state.config.owner(i)] += 1
     scored = tuple(sorted(i for i in result.poses if state.dice[i].location is Location.COURTYARD))
-    return Placement(tuple(eliminated), tuple(returned), tuple(gate), scored)
+    return Placement(tuple(eliminated), tuple(returned), tuple(gate), scored, tuple(across))
