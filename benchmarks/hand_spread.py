@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from warlords_sim.board import Board, load_board
+from warlords_sim.board import Board, Crenelation, load_board
 from warlords_sim.bots import make_bot
 from warlords_sim.bots.skill import HandSpec, SkillLevel, hand_label
 from warlords_sim.rules import GameConfig, HouseRules
@@ -127,6 +127,46 @@ def flick(
     return Landing(d.pose.x, d.pose.y, d.pose.face, six), (spot.x, spot.y)
 
 
+def _along(
+    board: Board,
+    press: tuple[float, float],
+    release: tuple[float, float],
+    z: tuple[float, float, float, float],
+    start: tuple[float, float],
+    u: tuple[float, float],
+) -> float:
+    """How far along the aim the die stops when a hand of 1 mm strike sd
+    delivers the drag with the standard normals ``z`` (no other scatter)."""
+    from warlords_sim.bots.policy import Hand
+    from warlords_sim.bots.skill import HandNoise
+    from warlords_sim.gui.controller import GameController
+    from warlords_sim.rules.actions import SupplyFlick
+
+    class _OneMm(Hand):
+        @property
+        def noise(self) -> HandNoise:
+            return HandNoise(0.0, 0.0, 1.0, 1.0)
+
+        @property
+        def angle_sd(self) -> float:
+            return 0.0
+
+        @property
+        def speed_sd(self) -> float:
+            return 0.0
+
+    c = GameController(GameConfig(board, 2, HouseRules()), {1: make_bot("aim")}, seed=SEED)
+    aim = ((press[0] - release[0]) * 10.0, (press[1] - release[1]) * 10.0)
+    action = _OneMm(1.0).deliver_z(SupplyFlick(3, Crenelation.LOW, aim, 0.0, 6), z, board)
+    if not c.submit(action):
+        raise SystemExit(f"refused: {c.message}")
+    c.finish_flick()
+    pose = c.state.dice[0].pose
+    if pose is None:
+        return math.nan
+    return (pose.x - start[0]) * u[0] + (pose.y - start[1]) * u[1]
+
+
 def spread(values: list[float]) -> tuple[float, float, float]:
     """(median, interquartile range, sd) of ``values``."""
     a = np.asarray(values, dtype=float)
@@ -184,6 +224,15 @@ def main(argv: list[str] | None = None) -> int:
             f"{len(rows) - len(on):>3}  "
             + " ".join(f"{f}:{faces[f]}" for f in range(1, 7) if faces[f])
         )
+    # how much where the finger meets the die matters: the exact drag struck
+    # a little higher or lower, or spun (Input's W/X and Q/E, 2 mm / 10 rad/s a press)
+    parts = []
+    for label, z in (
+        ("0.5 mm higher", (0.0, 0.0, 0.5, 0.0)),
+        ("0.5 mm lower", (0.0, 0.0, -0.5, 0.0)),
+    ):
+        parts.append(f"{label} {_along(board, press, release, z, start, u):.0f} mm")
+    print(f"the exact drag, along the aim, struck {', '.join(parts)}")
     if args.png is not None:
         draw(board, results, start, u, args.png, titles)
         print(f"wrote {args.png}")
