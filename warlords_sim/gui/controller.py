@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from warlords_sim.bots.policy import Hand, Policy
-from warlords_sim.bots.skill import HandSpec, SkillLevel, hand_label
+from warlords_sim.bots.skill import HandSpec, SkillLevel, as_skill, hand_label, parse_hand
 from warlords_sim.colours import SEAT_COLOUR_NAMES
 from warlords_sim.gui.describe import Before, narrate, player_text
 from warlords_sim.physics import TIMESTEP
@@ -146,7 +146,7 @@ class GameController:
         auto_continue: float = 3.0,
         game: Game | None = None,
         rngs: list[np.random.Generator] | None = None,
-        hands: Mapping[int, HandSpec] | None = None,
+        hands: Mapping[int, HandSpec | str] | None = None,
     ) -> None:
         self.config = config
         self.game = game if game is not None else Game(config)
@@ -162,7 +162,7 @@ class GameController:
         self.rngs = list(rngs)
         #: Each human player's hand (None: exact), as given.
         self.hand_specs: dict[int, HandSpec] = {
-            p: h for p, h in (hands or {}).items() if p not in self.bots
+            p: _hand_spec(h) for p, h in (hands or {}).items() if p not in self.bots
         }
         self.hands: dict[int, Hand] = {
             p: Hand(h) for p, h in self.hand_specs.items() if h is not None
@@ -575,6 +575,18 @@ class GameController:
         told = narrate(before, outcome, self.config.rounds)
         self.log.extend(told.lines)
         self.told = told.headline
+
+
+def _hand_spec(hand: HandSpec | str) -> HandSpec:
+    """A hand as given (a skill, a level's name, ``"exact"`` or None) as a
+    :data:`~warlords_sim.bots.skill.HandSpec`.
+
+    Raises:
+        ValueError: not a hand (see :func:`~warlords_sim.bots.skill.parse_hand`).
+    """
+    if hand is None or isinstance(hand, str):
+        return None if hand is None else parse_hand(hand)
+    return as_skill(hand)
 
 
 def _stroke_line(aimed: Action, delivered: Action) -> str:
