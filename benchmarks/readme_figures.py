@@ -400,6 +400,13 @@ def _window_shot(name: str) -> Callable[[Context], str]:
     return make
 
 
+def _hand_spread_picture(ctx: Context) -> str:
+    """docs/hand-spread.png: the repeated drag's landings (benchmarks/hand_spread.py)."""
+    path = ctx.out("hand-spread.png")
+    r = bench("hand_spread.py", "--png", str(path), *force(ctx), display=True)
+    return r.stdout.strip().splitlines()[-1]
+
+
 def variants_picture(ctx: Context) -> str:
     _lab(ctx)
     return _copy_picture(
@@ -617,6 +624,19 @@ FIGURES = (
             "{out}hotseat.png",
             display=True,
         ),  # fmt: skip
+        picture=True,
+    ),
+    Figure(
+        "hand-spread",
+        "play, 'A hand for everyone': the code block of the repeated drag's spread",
+        "xvfb-run -a python benchmarks/hand_spread.py",
+        _bench_figure("hand_spread.py", display=True),
+    ),
+    Figure(
+        "hand-spread.png",
+        "play, 'A hand for everyone': the picture docs/hand-spread.png",
+        "xvfb-run -a python benchmarks/hand_spread.py --png DIR/hand-spread.png",
+        _hand_spread_picture,
         picture=True,
     ),
     Figure(

@@ -14,6 +14,7 @@ import pytest
 from rules_helpers import BOARD, COURTYARD, OPEN, place
 
 from warlords_sim.bots import RandomBot, SearchBot, make_bot, play_game
+from warlords_sim.bots.policy import HAND_DRAWS
 from warlords_sim.bots.search import Weights, evaluate
 from warlords_sim.rules import Game, GameConfig, GameState, PendingKind
 from warlords_sim.rules.legal import is_legal
@@ -100,7 +101,7 @@ def test_successive_halving_plays_the_winner_most() -> None:
         return real_play(snap, c, z, me, rnd)
 
     bot._play = counting  # type: ignore[method-assign]
-    noise = np.random.default_rng(3).standard_normal((bot.budget, 3))
+    noise = np.random.default_rng(3).standard_normal((bot.budget, HAND_DRAWS))
     ranked = bot.rank(g.state, shortlist, noise)
     assert sorted(map(id, ranked)) == sorted(map(id, shortlist))
     counts = [plays.get(id(c), 0) for c in ranked]

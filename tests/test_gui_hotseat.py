@@ -369,7 +369,7 @@ def test_r_turns_the_view_back_and_the_banner_goes(pyglet_mod: Any) -> None:
     try:
         assert not w.hotseat.rotate  # one human
         assert w.hud.bot_tags[1].label.text == "aim bot, skill 0.3"
-        assert w.hud.bot_tags[0].label.text == ""
+        assert w.hud.bot_tags[0].label.text == "human, hand exact"  # no hands given
     finally:
         w.close()
 

@@ -310,8 +310,8 @@ BAD = {
         "line 1: field `format`: expected 'warlords-replay'",
     ),
     "unknown version": (
-        _edit(lambda o: o[0].update(version=4)),
-        "line 1: field `version`: unknown version 4",
+        _edit(lambda o: o[0].update(version=5)),
+        "line 1: field `version`: unknown version 5",
     ),
     "missing field": (
         _edit(lambda o: o[3].pop("digest")),

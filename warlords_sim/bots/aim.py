@@ -265,25 +265,28 @@ class AimBot:
             return Decline()
         engines: dict[int, Point] = {}  # where the siege engine goes, per die
         for plan in sorted(plans, key=lambda p: p.cost):
-            v = self.hand.flick(plan.direction, plan.speed, rng)
-            spin = float(rng.normal(0.0, 2.0))
-            # it strikes at the centre (strike_mm 0): its launch table is
-            # measured so, and a clean push is what it can aim
+            aim = (plan.speed * math.cos(plan.direction), plan.speed * math.sin(plan.direction))
+            # it aims at the centre (strike_mm 0) with no spin: its launch
+            # table is measured so, and a clean push is what it can aim; its
+            # hand scatters the speed, direction, strike height and offset
             if plan.action_kind == "supply" and plan.spot is not None:
-                return SupplyFlick(plan.spot[0], plan.spot[1], v, spin, 6)
+                return self.hand.deliver(SupplyFlick(plan.spot[0], plan.spot[1], aim, 0.0, 6),
+                                         rng, state.board)  # fmt: skip
             if plan.action_kind == "board" and plan.die is not None:
-                return BoardFlick(plan.die, v, spin)
+                return self.hand.deliver(BoardFlick(plan.die, aim), rng, state.board)
             if plan.die is not None:
                 from warlords_sim.rules.flicks import siege_engine_spot, siege_launch
 
+                shot = self.hand.deliver(SiegeShot(plan.die, aim), rng, state.board)
+                assert isinstance(shot, SiegeShot)
                 engine = engines.get(plan.die)
                 if engine is None:
                     engine = engines[plan.die] = siege_engine_spot(state, plan.die)
                 try:  # the engine may have no room to launch that way
-                    siege_launch(state, engine, v)
+                    siege_launch(state, engine, shot.velocity)
                 except IllegalActionError:
                     continue
-                return SiegeShot(plan.die, v, spin)
+                return shot
         return Decline()
 
     def _spy(self, state: GameState, die: int) -> Action:

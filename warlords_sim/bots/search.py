@@ -25,10 +25,10 @@ For a flick decision (a turn's flick, a Scout's or a General's second one):
    :class:`~warlords_sim.rules.snapshot.Snapshot` taken per decision (the
    copies continue bitwise like :meth:`GameState.copy` copies, and follow
    the real game closely: benchmarks/copies.py), with this bot's own hand
-   noise (:class:`~warlords_sim.bots.policy.Hand`: the same direction and
-   speed spreads it will flick with). Play ``j`` of every candidate uses
-   the same standard normal draws (common random numbers), so candidates
-   are compared under the same luck.
+   noise (:class:`~warlords_sim.bots.policy.Hand`: the same spreads of
+   direction, speed, strike height and offset it will flick with). Play
+   ``j`` of every candidate uses the same standard normal draws (common
+   random numbers), so candidates are compared under the same luck.
 3. **Score** (:func:`evaluate`, weights :class:`Weights`): damage dealt minus
    damage taken, dice kept in play, own dice poised at opponents' gateways
    (and theirs at own), the ability the flick earned. Leaving the board
@@ -56,6 +56,7 @@ import numpy as np
 from warlords_sim.board import Board, Crenelation
 from warlords_sim.bots.aim import AimBot, _Obstacles, _Target, _targets, coulomb_speed
 from warlords_sim.bots.launch import launch_table
+from warlords_sim.bots.policy import HAND_DRAWS
 from warlords_sim.bots.skill import Skill
 from warlords_sim.physics.types import LaunchKind
 from warlords_sim.rules.actions import (
@@ -68,7 +69,7 @@ from warlords_sim.rules.actions import (
 from warlords_sim.rules.engine import apply
 from warlords_sim.rules.errors import IllegalActionError
 from warlords_sim.rules.game import GameState, Location, PendingKind
-from warlords_sim.rules.legal import MAX_FLICK_SPEED, Legal, is_legal
+from warlords_sim.rules.legal import Legal, is_legal
 from warlords_sim.rules.scoring import round_damage
 from warlords_sim.rules.snapshot import Snapshot
 
@@ -101,8 +102,6 @@ KNOCK_MM = 60.0
 #: decision simulates at most their product (10,000 flicks, minutes of CPU).
 MAX_CANDIDATES = 100
 MAX_SAMPLES = 100
-#: sd of the spin the bot's hand gives a flick, rad/s (the aim bot's).
-SPIN_SD = 2.0
 
 
 @dataclass(frozen=True)
@@ -453,24 +452,25 @@ class SearchBot:
 
     # ----------------------------------------------------------- playing
 
-    def _velocity(self, c: Candidate, z_angle: float, z_speed: float) -> tuple[float, float]:
-        """The velocity :class:`Hand` delivers for standard normals z (its
-        ``flick`` with these draws)."""
-        a = c.direction + z_angle * self.hand.angle_sd
-        s = c.speed * (1.0 + z_speed * self.hand.speed_sd)
-        s = min(max(s, 20.0), MAX_FLICK_SPEED)
-        return (s * math.cos(a), s * math.sin(a))
+    @staticmethod
+    def _aimed(c: Candidate) -> Action:
+        """``c``'s flick as aimed, before the hand: its speed and direction,
+        no spin, struck at the centre (Decline for the decline candidate)."""
+        if c.kind == "decline":
+            return Decline()
+        return c.action((c.speed * math.cos(c.direction), c.speed * math.sin(c.direction)), 0.0)
 
     def _play(self, snap: Snapshot, c: Candidate, z: np.ndarray, me: int, rnd: int) -> float | None:
         """:func:`evaluate` after one play of ``c`` with the standard normal
-        draws ``z`` (direction, speed, spin) on a copy of the snapshot
-        (None: that play was illegal, e.g. no room for the siege engine)."""
+        draws ``z`` (the hand's: direction, speed, strike height, offset,
+        :meth:`Hand.stroke`) on a copy of the snapshot (None: that play was
+        illegal, e.g. no room for the siege engine)."""
         self.last_simulations += 1
         sim = snap.copy()
         if c.kind == "decline":
             action: Action = Decline()
         else:
-            action = c.action(self._velocity(c, float(z[0]), float(z[1])), SPIN_SD * float(z[2]))
+            action = self.hand.deliver_z(self._aimed(c), [float(v) for v in z], sim.board)
         try:
             apply(sim, action)
         except IllegalActionError:
@@ -536,12 +536,11 @@ class SearchBot:
         shortlist = self.shortlist(self.candidates(state, legal))
         if not shortlist:
             return self.aim.choose(state, legal, rng)
-        noise = rng.standard_normal((self.budget, 3))
+        noise = rng.standard_normal((self.budget, HAND_DRAWS))
         for c in self.rank(state, shortlist, noise):
             if c.kind == "decline":
                 return Decline()
-            v = self.hand.flick(c.direction, c.speed, rng)
-            action = c.action(v, float(rng.normal(0.0, SPIN_SD)))
+            action = self.hand.deliver(self._aimed(c), rng, state.board)
             if is_legal(state, action):
                 return action
         return self.aim.choose(state, legal, rng)

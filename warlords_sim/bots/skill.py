@@ -1,8 +1,8 @@
 """How steady a bot's hand is: a number in [0, 1] or a named level.
 
-A flick is a fast aimed movement, and the hand that makes it errs in two
+A flick is a fast aimed movement, and the hand that makes it errs in three
 ways this module sets the size of (:class:`~warlords_sim.bots.policy.Hand`
-draws the errors):
+draws the errors, for a bot's flick and a person's alike):
 
 * **Speed**: the spread grows with the speed, ``sd = cv * speed``
   (signal-dependent noise: the noise of a motor command is proportional to
@@ -17,17 +17,26 @@ draws the errors):
   extent, so the directional variability in angular terms is constant and
   independent of extent: Gordon, Ghilardi and Ghez 1994, Exp. Brain Res.
   99:97-111, abstract).
+* **Where the finger meets the die**: a normal error of constant sd (mm) in
+  the height above the die's centre (``strike_mm``: high it rolls forward,
+  low it slides, :mod:`~warlords_sim.physics.strike`) and, independently and
+  of the same sd, in the sideways offset from the centre, across the
+  flick. An offset ``d`` turns the die about the vertical as the blow
+  leaves it: ``spin = -v d / i2`` (a horizontal impulse ``m v`` at lever
+  arm ``d`` about the centre; ``i2`` the die's moment of inertia per unit
+  mass, 41.5 mm^2 for the standard die; an offset to the left of the
+  flick, seen along it, turns the die clockwise).
 
 The levels (:class:`SkillLevel`, numbers in :class:`HandNoise`):
 
-========  =========  ==========================  ===========
-level     speed cv   speed sd at 500 / 1500      direction
-                     mm/s                        sd
-========  =========  ==========================  ===========
-expert    0.032      16 / 47 mm/s                1 deg
-club      0.063      32 / 95 mm/s                2 deg
-novice    0.126      63 / 190 mm/s               4 deg
-========  =========  ==========================  ===========
+========  =========  ====================  =========  ================
+level     speed cv   speed sd at 500 /     direction  strike height and
+                     1500 mm/s             sd         offset sd
+========  =========  ====================  =========  ================
+expert    0.032      16 / 47 mm/s          1 deg      0.8 mm
+club      0.063      32 / 95 mm/s          2 deg      1.6 mm
+novice    0.126      63 / 190 mm/s         4 deg      3.2 mm
+========  =========  ====================  =========  ================
 
 Where the numbers come from:
 
@@ -58,10 +67,27 @@ Where the numbers come from:
   "Your putting is not that good"; not a study). A flick has no face to
   align, so the expert is put at twice that, 1 deg, and each level below
   doubles it like the speed, to the "few degrees" of a novice.
+* **strike height and offset sd 0.8, 1.6, 3.2 mm: an estimate.** No source
+  found measures where a flicking finger meets its target. Touches on a
+  still target land, with the best model of the point users aim with,
+  within 1.6 mm of it (4 mm for the centre of the contact area; Holz and
+  Baudisch 2011, "Understanding touch", CHI 2011, doi:10.1145/1978942.1979308,
+  abstract). The expert is put at sd 0.8 mm, reading those 1.6 mm as two sd
+  of a careful, still touch (a fingertip at the end of a fast flick is
+  assumed no steadier), and each level below doubles it like the speed and
+  the direction. The same sd serves the height and the sideways offset:
+  both lie in the struck face, across the finger's movement. A height
+  outside the die is kept at its edge (half the die's height).
 
-A number ``s`` in [0, 1] keeps the noise the bots have always had: a speed
-cv of ``0.02 + 0.20 (1 - s)`` and a direction sd of ``0.01 + 0.12 (1 - s)``
-rad (not from a source; kept so that recorded games resume as they were).
+A number ``s`` in [0, 1] keeps the speed and direction noise the bots have
+always had: a speed cv of ``0.02 + 0.20 (1 - s)`` and a direction sd of
+``0.01 + 0.12 (1 - s)`` rad (not from a source; kept so that recorded games
+resume as they were). Its strike height and offset sd follow its direction
+sd as the levels' do, 0.8 mm per degree (0.46 mm at 1, 2.1 mm at 0.7, 5.9 mm
+at 0; an extension of the levels' estimate, not a source).
+
+A **hand** (``play --hand``) is a skill or ``exact``: no scatter at all,
+the flick exactly as dragged (a sandbox's or a test's).
 
 Replays record the value given: a number as a number, a level by its name
 (``"club"``); see docs/replay-format.md.
@@ -75,12 +101,17 @@ from enum import Enum
 from typing import Literal
 
 __all__ = [
+    "EXACT",
+    "HAND_CHOICES",
     "SKILL_LEVELS",
+    "HandSpec",
     "HandNoise",
     "Skill",
     "SkillLevel",
     "SkillName",
     "as_skill",
+    "hand_label",
+    "parse_hand",
     "parse_skill",
     "skill_label",
     "skill_noise",
@@ -95,6 +126,11 @@ class HandNoise:
         speed_cv: sd of the delivered speed over the aimed speed (the speed's
             coefficient of variation); the sd in mm/s is ``speed_cv * speed``.
         direction_sd_deg: sd of the delivered direction, degrees.
+        strike_sd_mm: sd of the height above the die's centre where the
+            finger strikes it, mm (every level's and number's is
+            :data:`PLACEMENT_MM_PER_DEG` times its direction sd).
+        offset_sd_mm: sd of the sideways offset of that point from the
+            centre, across the flick, mm (the same as the height's).
 
     Raises:
         ValueError: a negative or not finite value.
@@ -102,9 +138,11 @@ class HandNoise:
 
     speed_cv: float
     direction_sd_deg: float
+    strike_sd_mm: float = 0.0
+    offset_sd_mm: float = 0.0
 
     def __post_init__(self) -> None:
-        for name in ("speed_cv", "direction_sd_deg"):
+        for name in ("speed_cv", "direction_sd_deg", "strike_sd_mm", "offset_sd_mm"):
             value = getattr(self, name)
             if not (math.isfinite(value) and value >= 0.0):
                 raise ValueError(f"HandNoise.{name}: expected a finite number >= 0, got {value}")
@@ -117,6 +155,15 @@ class HandNoise:
     def speed_sd(self, speed: float) -> float:
         """sd of the delivered speed (mm/s) when aiming at ``speed`` mm/s."""
         return self.speed_cv * speed
+
+
+#: Expert sd of where the finger meets the die, mm (estimate: 1.6 mm, a
+#: careful still touch's reach (Holz and Baudisch 2011), read as 2 sd; see
+#: the module docstring), and so per degree of the expert's direction sd.
+_EXPERT_PLACEMENT_MM = 0.8
+#: Strike height and offset sd per degree of direction sd, mm/deg: every
+#: level's (0.8 mm at the expert's 1 deg, doubling with it) and a number's.
+PLACEMENT_MM_PER_DEG = _EXPERT_PLACEMENT_MM / 1.0
 
 
 #: A level's name as a replay records it (the values of :class:`SkillLevel`;
@@ -146,10 +193,18 @@ _STEP = 2.0
 #: Expert direction sd, degrees (estimate, see the module docstring).
 _EXPERT_DIRECTION_DEG = 1.0
 
+
+def _noise(speed_cv: float, direction_deg: float) -> HandNoise:
+    """A hand's noise; where the finger meets the die follows its direction
+    sd (:data:`PLACEMENT_MM_PER_DEG`), in height and sideways alike."""
+    place = PLACEMENT_MM_PER_DEG * direction_deg
+    return HandNoise(speed_cv, direction_deg, place, place)
+
+
 _LEVEL_NOISE = {
-    SkillLevel.EXPERT: HandNoise(_EXPERT_CV, _EXPERT_DIRECTION_DEG),
-    SkillLevel.CLUB: HandNoise(_EXPERT_CV * _STEP, _EXPERT_DIRECTION_DEG * _STEP),
-    SkillLevel.NOVICE: HandNoise(_EXPERT_CV * _STEP**2, _EXPERT_DIRECTION_DEG * _STEP**2),
+    SkillLevel.EXPERT: _noise(_EXPERT_CV, _EXPERT_DIRECTION_DEG),
+    SkillLevel.CLUB: _noise(_EXPERT_CV * _STEP, _EXPERT_DIRECTION_DEG * _STEP),
+    SkillLevel.NOVICE: _noise(_EXPERT_CV * _STEP**2, _EXPERT_DIRECTION_DEG * _STEP**2),
 }
 
 #: The level names, shakiest first (``--skill`` accepts these).
@@ -215,7 +270,8 @@ def parse_skill(text: str) -> Skill:
 def skill_noise(skill: Skill) -> HandNoise:
     """The noise of a skill: a level's documented numbers, or for a number
     ``s`` the bots' original noise (speed cv ``0.02 + 0.20 (1 - s)``,
-    direction sd ``0.01 + 0.12 (1 - s)`` rad).
+    direction sd ``0.01 + 0.12 (1 - s)`` rad) with a strike height and
+    offset sd of :data:`PLACEMENT_MM_PER_DEG` per degree of it.
 
     Raises:
         ValueError: see :func:`as_skill`.
@@ -223,7 +279,7 @@ def skill_noise(skill: Skill) -> HandNoise:
     s = as_skill(skill)
     if isinstance(s, SkillLevel):
         return s.noise
-    return HandNoise(0.02 + 0.20 * (1.0 - s), math.degrees(0.01 + 0.12 * (1.0 - s)))
+    return _noise(0.02 + 0.20 * (1.0 - s), math.degrees(0.01 + 0.12 * (1.0 - s)))
 
 
 def skill_label(skill: Skill) -> str:
@@ -240,3 +296,38 @@ def skill_label(skill: Skill) -> str:
     value = _no_negative_zero(skill)
     short = f"{value:g}"
     return short if float(short) == value else repr(float(value))
+
+
+#: The hand that scatters nothing: the flick exactly as dragged.
+EXACT = "exact"
+
+#: A hand: a skill, or None for :data:`EXACT`.
+HandSpec = Skill | None
+
+#: What ``play --hand`` takes (and a replay's ``hands`` records): a level,
+#: ``exact``, or a number in [0, 1].
+HAND_CHOICES: tuple[str, ...] = (EXACT, *SKILL_LEVELS)
+
+_HAND_EXPECTED = f"{', '.join(HAND_CHOICES)} or a number in [0, 1] (1: steadiest)"
+
+
+def parse_hand(text: str) -> HandSpec:
+    """A hand from text: ``exact`` (None: no scatter), a level name (any
+    case) or a number in [0, 1] as :func:`parse_skill` reads it.
+
+    Raises:
+        ValueError: none of these; the message quotes the text and names
+            the choices.
+    """
+    if text.strip().lower() == EXACT:
+        return None
+    try:
+        return parse_skill(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a hand; expected {_HAND_EXPECTED}") from None
+
+
+def hand_label(hand: HandSpec) -> str:
+    """How a hand is shown and recorded: ``exact``, a level's name, or a
+    number as :func:`skill_label` shows it."""
+    return EXACT if hand is None else skill_label(hand)

@@ -15,12 +15,15 @@ from warlords_sim.cli._names import BOTS, BOTS_HELP
 from warlords_sim.cli._outputs import check_output, default_recording, recording, saving
 
 if TYPE_CHECKING:
-    from warlords_sim.bots.skill import Skill
+    from warlords_sim.bots.skill import HandSpec, Skill
 
 __all__ = [
+    "HAND_HELP",
+    "HAND_METAVAR",
     "SKILL_HELP",
     "SKILL_METAVAR",
     "parse_bots",
+    "parse_hands",
     "parse_skill",
     "play",
     "recording_path",
@@ -38,6 +41,23 @@ SKILL_HELP = (
 )
 #: ``--skill``'s metavar.
 SKILL_METAVAR = "0..1|novice|club|expert"
+#: ``--hand``'s metavar and help (the figures of :mod:`warlords_sim.bots.skill`,
+#: copied so that ``--help`` loads no numpy; tests/test_gui_hand.py checks them).
+HAND_METAVAR = "HAND|P=HAND[,P=HAND...]"
+HAND_HELP = (
+    "How steady the human players' hand is: every flick you drag is scattered as "
+    "the bots' are, in speed, direction and where the finger meets the die (its "
+    "height, and its offset sideways, which spins it). HAND is novice (speed off "
+    "by 12.6 %, direction by 4 deg, strike by 3.2 mm, one sd), club (6.3 %, 2 deg, "
+    "1.6 mm), expert (3.2 %, 1 deg, 0.8 mm), a number in [0, 1] as --skill takes, "
+    "or exact (the flick exactly as dragged). One HAND for every human player, or "
+    "P=HAND per player (numbered as --bots numbers them, e.g. 0=expert,2=novice; "
+    "a player not named gets club)."
+)
+_HAND_EXPECTED = (
+    "exact, novice, club, expert or a number in [0, 1] (1: steadiest), for every human "
+    "player, or P=HAND per player (e.g. 0=expert,2=novice)"
+)
 
 _HELP = """Play Warlords in a window: 2 to 4 players, hot-seat humans and bots.
 
@@ -55,7 +75,9 @@ off/on (--mute: start without), Space continue after a round.
 \b
 Players are numbered 0.. in turn order; P0 sits at the bottom. --bots lists
 the players a bot plays ("none": everyone is human) and --skill how steady
-their hand is. With two or more human players (hot-seat) the view turns so
+their hand is; --hand sets the human players' hand (default club: your
+flicks scatter as a club player's do; exact: as dragged), and the aim
+guide's cone shows its spread. With two or more human players (hot-seat) the view turns so
 the player to move has their castle at the bottom and a banner says whose
 turn it is; --rotate/--no-rotate (or R in the window) sets the turning for
 any game. Every game is recorded to a replay file, by default
@@ -99,6 +121,72 @@ def parse_bots(text: str, players: int) -> list[int]:
             raise ValueError(f"--bots: no player {p} in a {players}-player game (0..{players - 1})")
         out.append(p)
     return sorted(set(out))
+
+
+def parse_hands(text: str, players: int, bots: list[int] | None = None) -> dict[int, HandSpec]:
+    """Each human player's hand from ``--hand``: one hand for every human
+    ("club", "exact", "0.8"), or ``P=HAND`` entries per player, comma
+    separated, with at most one bare hand among them for the players not
+    named (default club). ``bots`` are the players a bot plays (no hand).
+
+    Returns:
+        player -> hand (None: exact) for every human player.
+
+    Raises:
+        ValueError: a hand that is none of exact, a level, a number in
+            [0, 1]; a player not in the game, a bot's, or named twice (one
+            line naming ``--hand`` and the accepted values).
+    """
+    from warlords_sim.bots.skill import SkillLevel, parse_hand
+
+    bot_set = set(bots or [])
+    default: HandSpec = SkillLevel.CLUB
+    named: dict[int, HandSpec] = {}
+    bare = 0
+
+    def hand(value: str) -> HandSpec:
+        try:
+            return parse_hand(value)
+        except ValueError:
+            raise ValueError(
+                f"--hand: {value.strip()!r} is not a hand; expected {_HAND_EXPECTED}"
+            ) from None
+
+    parts = [part.strip() for part in text.split(",")]
+    if not text.strip() or any(not part for part in parts):
+        raise ValueError(f"--hand: {text!r} has an empty entry; expected {_HAND_EXPECTED}")
+    for part in parts:
+        if "=" not in part:
+            bare += 1
+            if bare > 1:
+                raise ValueError(
+                    f"--hand: {text!r} gives more than one hand for every player; "
+                    f"expected {_HAND_EXPECTED}"
+                )
+            default = hand(part)
+            continue
+        who, _, value = part.partition("=")
+        try:
+            p = int(who)
+        except ValueError:
+            raise ValueError(
+                f"--hand: {who.strip()!r} is not a player number (0..{players - 1}); "
+                f"expected {_HAND_EXPECTED}"
+            ) from None
+        if not 0 <= p < players:
+            raise ValueError(
+                f"--hand: no player {p} in a {players}-player game (0..{players - 1}); "
+                f"expected {_HAND_EXPECTED}"
+            )
+        if p in bot_set:
+            raise ValueError(
+                f"--hand: player {p} is a bot (--bots): its hand is --skill; "
+                f"expected {_HAND_EXPECTED}"
+            )
+        if p in named:
+            raise ValueError(f"--hand: player {p} is given twice; expected {_HAND_EXPECTED}")
+        named[p] = hand(value)
+    return {p: named.get(p, default) for p in range(players) if p not in bot_set}
 
 
 def parse_skill(text: str) -> Skill:
@@ -154,6 +242,14 @@ def _skill_option(ctx: click.Context, param: click.Parameter, value: str) -> Ski
     metavar=SKILL_METAVAR,
     callback=_skill_option,
     help=SKILL_HELP,
+)
+@click.option(
+    "--hand",
+    "hand_text",
+    default="club",
+    show_default=True,
+    metavar=HAND_METAVAR,
+    help=HAND_HELP,
 )
 @click.option(
     "--variant",
@@ -215,6 +311,7 @@ def play(
     bots_text: str,
     bot: str,
     skill: Skill,
+    hand_text: str,
     variant: str | None,
     rules_file: str | None,
     board: str,
@@ -245,6 +342,7 @@ def play(
     try:
         config = load_game_config(board, rules_file, variant, players)
         bot_players = parse_bots(bots_text, players)
+        hands = parse_hands(hand_text, players, bot_players)
         policies = {p: make_bot(bot, skill) for p in bot_players}
     except (BoardError, HouseRulesError, ValueError, OSError) as e:
         fail(e)
@@ -273,11 +371,13 @@ def play(
     names = tuple(policies[p].name if p in policies else "human" for p in range(players))
     try:
         rec_path = recording_path(record)
-        recorder, line = open_recorder(rec_path, config, seed, names, skill=skill, force=force)
+        recorder, line = open_recorder(
+            rec_path, config, seed, names, skill=skill, force=force, hands=hands
+        )
     except (OSError, ValueError) as e:
         fail(e)
     echo(line)
-    controller = GameController(config, policies, seed=seed, recorder=recorder)
+    controller = GameController(config, policies, seed=seed, recorder=recorder, hands=hands)
     try:
         with recording(recorder):  # a failure before the first flick removes the new file
             run(controller, guide=guide, rotate=rotate, mute=mute)

@@ -27,7 +27,7 @@ from pyglet.window import key, mouse
 
 from warlords_sim.gui.banner import BannerLayer
 from warlords_sim.gui.controller import GameController, Phase
-from warlords_sim.gui.guide import aim_guide
+from warlords_sim.gui.guide import aim_guide, aim_spread
 from warlords_sim.gui.hotseat import HotSeat, ViewTransform
 from warlords_sim.gui.hud import LOG_SCROLL_LINES, PANEL_WIDTH, Hud
 from warlords_sim.gui.input import GAIN, PROMPTS, Input
@@ -36,12 +36,16 @@ from warlords_sim.gui.sound import ImpactSounds
 from warlords_sim.rules.flick_setup import MAX_FLICK_SPEED, flick_direction, siege_start_point
 from warlords_sim.rules.game import PendingKind
 
-__all__ = ["FRAME_INTERVAL", "PlayWindow", "key_name", "run"]
+__all__ = ["FRAME_INTERVAL", "SPREAD_EDGE", "SPREAD_FILL", "PlayWindow", "key_name", "run"]
 
 #: Board margin around the board (mm) for the seat labels.
 MARGIN_MM = 30.0
 #: Seconds between frames: at most 60 frames a second.
 FRAME_INTERVAL = 1.0 / 60.0
+
+#: The aim guide's cone of a hand's spread: its fill and its edges (RGBA).
+SPREAD_FILL = (255, 170, 40, 70)
+SPREAD_EDGE = (150, 80, 10, 200)
 
 _KEYS = {"return": "enter", "num_enter": "enter", "backspace": "d"}
 
@@ -405,12 +409,22 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
     ) -> None:
         """The aim guide (see :mod:`.guide`): a dashed line from the die
         along the aim to where it first touches something, and a ghost of
-        the die there."""
+        the die there; with a hand (``play --hand``), the cone of its
+        direction spread (two sd either side, :func:`~.guide.aim_spread`)
+        filled under it, edged with fine dashes."""
         c = self.c
         side = c.round_record.side_walls if c.round_record is not None else c.state.side_walls
         dice = [(v.x, v.y, v.angle) for v in c.dice() if v.die != flicked]
         b = c.config.board
-        hit = aim_guide(b, c.config.castle_seats(), side, c.world.pins, dice, start, aim)
+        seats = c.config.castle_seats()
+        hand = c.hand_of(c.state.active)
+        if hand is not None:  # the cone where the hand may send the die (guide.aim_spread)
+            edges = aim_spread(b, seats, side, c.world.pins, dice, start, aim, hand.angle_sd)
+            if edges:
+                self.overlay.fan(start[0], start[1], [(e.x, e.y) for e in edges], SPREAD_FILL)
+                for e in (edges[0], edges[-1]):
+                    self.overlay.dashed(start[0], start[1], e.x, e.y, SPREAD_EDGE, 1.0, 3.0)
+        hit = aim_guide(b, seats, side, c.world.pins, dice, start, aim)
         ink = (45, 35, 25, 210)
         self.overlay.dashed(start[0], start[1], hit.x, hit.y, ink, 1.4)
         self.overlay.square(hit.x, hit.y, b.die.size_mm, 0.0, (255, 255, 255, 90))

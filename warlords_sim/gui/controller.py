@@ -13,6 +13,7 @@ fed by the frame time (never the frame time itself), and hands the settled
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -21,13 +22,21 @@ from typing import Any
 
 import numpy as np
 
-from warlords_sim.bots.policy import Policy
-from warlords_sim.bots.skill import SkillLevel
+from warlords_sim.bots.policy import Hand, Policy
+from warlords_sim.bots.skill import HandSpec, SkillLevel, as_skill, hand_label, parse_hand
 from warlords_sim.colours import SEAT_COLOUR_NAMES
 from warlords_sim.gui.describe import Before, narrate, player_text, straddle_text
 from warlords_sim.physics import TIMESTEP
 from warlords_sim.physics.types import DiePose, FlickResult, RegionKind
-from warlords_sim.rules.actions import Action, RingPinMove, SapperPull, SiegeShot, SpyMove
+from warlords_sim.rules.actions import (
+    Action,
+    BoardFlick,
+    RingPinMove,
+    SapperPull,
+    SiegeShot,
+    SpyMove,
+    SupplyFlick,
+)
 from warlords_sim.rules.engine import Game, Launch, Outcome, use_ability
 from warlords_sim.rules.errors import IllegalActionError
 from warlords_sim.rules.game import DieState, GameConfig, GameState, Location, RoundRecord
@@ -77,10 +86,13 @@ def open_recorder(
     bots: tuple[str, ...],
     skill: float | str | SkillLevel | None = None,
     force: bool = False,
+    hands: Mapping[int, HandSpec] | None = None,
 ) -> tuple[Any | None, str]:
     """A replay recorder from ``warlords_sim.replay`` if that module exists;
-    ``skill`` is the bots' (recorded so that ``play --resume`` plays them so);
-    an existing file at ``path`` is replaced only if ``force``.
+    ``skill`` is the bots' (recorded so that ``play --resume`` plays them so)
+    and ``hands`` the human players' (player -> hand, None: exact; a human
+    missing from it is exact); an existing file at ``path`` is replaced only
+    if ``force``.
 
     Returns:
         (recorder or None, a line saying where the game is recorded or why not).
@@ -89,9 +101,12 @@ def open_recorder(
         replay = importlib.import_module("warlords_sim.replay")
     except ImportError:
         return None, "warning: warlords_sim.replay is not available; this game is not recorded"
+    given = hands or {}
+    per_player = [given.get(p) for p in range(config.players)]
     rec = replay.Recorder.create(
-        path, config, seed=seed, bots=bots, skill=skill, mode="game", force=force
-    )
+        path, config, seed=seed, bots=bots, skill=skill, mode="game", force=force,
+        hands=per_player,
+    )  # fmt: skip
     return rec, f"recording the game to {path}"
 
 
@@ -109,8 +124,12 @@ class GameController:
             player is a bot (humans continue it themselves).
         game: a game in progress to continue (``play --resume``: rebuilt
             from a replay) instead of a new one; its physics must be a World.
-        rngs: the bots' generators for ``game`` (one per player), where they
-            stood (see :func:`warlords_sim.replay.rebuild`).
+        rngs: the players' generators for ``game`` (one per player), where
+            they stood (see :func:`warlords_sim.replay.rebuild`).
+        hands: human player -> the hand their flicks go through (a skill:
+            :meth:`~warlords_sim.bots.policy.Hand.deliver` scatters each
+            flick they drag with their own generator, ``rngs[p]``, as a
+            bot's hand does; None or missing: exact, the flick as dragged).
     """
 
     def __init__(
@@ -124,6 +143,7 @@ class GameController:
         auto_continue: float = 3.0,
         game: Game | None = None,
         rngs: list[np.random.Generator] | None = None,
+        hands: Mapping[int, HandSpec | str] | None = None,
     ) -> None:
         self.config = config
         self.game = game if game is not None else Game(config)
@@ -137,6 +157,16 @@ class GameController:
             seqs = np.random.SeedSequence(seed).spawn(config.players)
             rngs = [np.random.default_rng(s) for s in seqs]
         self.rngs = list(rngs)
+        #: Each human player's hand (None: exact), as given.
+        self.hand_specs: dict[int, HandSpec] = {
+            p: _hand_spec(h) for p, h in (hands or {}).items() if p not in self.bots
+        }
+        self.hands: dict[int, Hand] = {
+            p: Hand(h) for p, h in self.hand_specs.items() if h is not None
+        }
+        #: The last human flick through a hand: (aimed, delivered).
+        self.last_stroke: tuple[Action, Action] | None = None
+        self._aimed: Action | None = None
         self.recorder = recorder
         self.bot_delay = bot_delay
         self.auto_continue = auto_continue
@@ -185,6 +215,18 @@ class GameController:
 
     def is_human_turn(self) -> bool:
         return self.phase is Phase.INPUT
+
+    def hand_label(self, p: int) -> str:
+        """What the panel says of player ``p``'s hand: "hand club" for a
+        human ("hand exact" without one), "" for a bot (its row says its
+        skill)."""
+        if p in self.bots:
+            return ""
+        return f"hand {hand_label(self.hand_specs.get(p))}"
+
+    def hand_of(self, p: int) -> Hand | None:
+        """The hand human player ``p`` flicks with (None: exact)."""
+        return self.hands.get(p)
 
     def player_name(self, p: int) -> str:
         seat = self.state.seat_of(p)
@@ -291,9 +333,24 @@ class GameController:
         if self.phase is not Phase.INPUT:
             self.refuse("wait: it is not a human player's turn")
             return False
-        return self._start(action)
+        p = self.state.active
+        hand = self.hands.get(p)
+        if hand is None or not isinstance(action, SupplyFlick | BoardFlick | SiegeShot):
+            return self._start(action)
+        # the hand scatters the flick as dragged (the player's own generator);
+        # a refused flick leaves the generator as it was, so the draws of the
+        # flicks taken are those a replay re-draws (replay/rebuild.py)
+        rng = self.rngs[p]
+        saved = rng.bit_generator.state
+        delivered = hand.deliver(action, rng, self.config.board)
+        if not self._start(delivered, aimed=action):
+            rng.bit_generator.state = saved
+            return False
+        self.last_stroke = (action, delivered)
+        self.log.append(_stroke_line(action, delivered))
+        return True
 
-    def _start(self, action: Action) -> bool:
+    def _start(self, action: Action, aimed: Action | None = None) -> bool:
         before = Before.of(self.state)
         # an ability may end the round (a Spy set in a courtyard): keep a copy
         # to draw its last state (a few ms; abilities are rare)
@@ -307,6 +364,7 @@ class GameController:
         self.message = ""
         self._legal = None
         self.actions.append(action)
+        self._aimed = aimed
         if isinstance(begun, Outcome):
             self._tell(before, begun)
             self._record(action, begun)
@@ -506,8 +564,13 @@ class GameController:
     # ------------------------------------------------------------ log, replay
 
     def _record(self, action: Action, outcome: Outcome) -> None:
-        if self.recorder is not None:
+        aimed, self._aimed = self._aimed, None
+        if self.recorder is None:
+            return
+        if aimed is None:
             self.recorder.record(action, self.game, outcome)
+        else:
+            self.recorder.record(action, self.game, outcome, aimed=aimed)
 
     def _finish_recording(self) -> None:
         if self.recorder is not None and not self._finished:
@@ -528,3 +591,31 @@ class GameController:
         hint = straddle_text(before, outcome, self._straddlers)
         if hint is not None:
             self.message = hint
+
+
+def _hand_spec(hand: HandSpec | str) -> HandSpec:
+    """A hand as given (a skill, a level's name, ``"exact"`` or None) as a
+    :data:`~warlords_sim.bots.skill.HandSpec`.
+
+    Raises:
+        ValueError: not a hand (see :func:`~warlords_sim.bots.skill.parse_hand`).
+    """
+    if hand is None or isinstance(hand, str):
+        return None if hand is None else parse_hand(hand)
+    return as_skill(hand)
+
+
+def _stroke_line(aimed: Action, delivered: Action) -> str:
+    """The log's line of what a hand did to a flick: "hand: 1043 of 1000
+    mm/s, 1.5 deg left, strike +0.7 mm, spin -12 rad/s"."""
+    assert isinstance(aimed, SupplyFlick | BoardFlick | SiegeShot)
+    assert isinstance(delivered, SupplyFlick | BoardFlick | SiegeShot)
+    va, vd = aimed.velocity, delivered.velocity
+    off = math.degrees(
+        math.remainder(math.atan2(vd[1], vd[0]) - math.atan2(va[1], va[0]), 2 * math.pi)
+    )
+    side = "left" if off > 0 else "right"
+    return (
+        f"hand: {math.hypot(*vd):.0f} of {math.hypot(*va):.0f} mm/s, {abs(off):.1f} deg "
+        f"{side}, strike {delivered.strike_mm:+.1f} mm, spin {delivered.spin:+.0f} rad/s"
+    )

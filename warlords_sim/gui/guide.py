@@ -11,7 +11,13 @@ is cast as a ray against them. An obstacle the start already lies in is
 skipped (the die is touching it: the ray can only leave it). The board's
 edge is where the centre leaves the board square.
 
-No pyglet here: the window draws what :func:`aim_guide` returns.
+With a hand (``play --hand``), :func:`aim_spread` casts the same ray at
+the edges of the hand's direction spread (two sd either side of the aim,
+where 95 % of flicks start): the cone the window fills shows where the
+hand may send the die before it first touches something.
+
+No pyglet here: the window draws what :func:`aim_guide` and
+:func:`aim_spread` return.
 """
 
 from __future__ import annotations
@@ -25,9 +31,11 @@ from warlords_sim.board import Board, Rect
 from warlords_sim.physics.footprint import standing_walls
 
 __all__ = [
+    "SPREAD_SDS",
     "GuideHit",
     "HitKind",
     "aim_guide",
+    "aim_spread",
     "cast",
     "ray_box",
     "ray_circle",
@@ -35,6 +43,10 @@ __all__ = [
 ]
 
 Point = tuple[float, float]
+
+#: The cone of :func:`aim_spread` spans this many sd of the hand's direction
+#: either side of the aim (95 % of a normal's draws lie within 1.96 sd).
+SPREAD_SDS = 2.0
 
 
 class HitKind(Enum):
@@ -211,3 +223,48 @@ def aim_guide(
         dice=dice,
         die_half=size / 2.0,
     )
+
+
+def aim_spread(
+    board: Board,
+    castle_seats: Sequence[int],
+    side_walls: bool,
+    pins: Iterable[int],
+    dice: Iterable[tuple[float, float, float]],
+    start: Point,
+    direction: Point,
+    angle_sd: float,
+    rays: int = 9,
+) -> tuple[GuideHit, ...]:
+    """The cone of likely aims of a hand whose direction errs by a normal
+    of ``angle_sd`` rad: ``rays`` guides (:func:`aim_guide`) fanned evenly
+    from :data:`SPREAD_SDS` sd to the right of ``direction`` to as far to
+    its left, in that order; the window fills the polygon from ``start``
+    through their ends. An exact hand (``angle_sd`` 0) gives no cone.
+
+    Raises:
+        ValueError: ``direction`` is zero, ``angle_sd`` negative or not
+            finite, fewer than 2 rays.
+    """
+    if not (math.isfinite(angle_sd) and angle_sd >= 0.0):
+        raise ValueError(f"aim spread: angle sd must be a finite number >= 0 rad, got {angle_sd}")
+    if rays < 2:
+        raise ValueError(f"aim spread: needs at least 2 rays, got {rays}")
+    if angle_sd == 0.0:
+        return ()
+    n = math.hypot(*direction)
+    if not n > 0.0 or not math.isfinite(n):
+        raise ValueError(f"aim guide: direction {direction} must be a non-zero finite vector")
+    base = math.atan2(direction[1], direction[0])
+    half = SPREAD_SDS * angle_sd
+    dice = list(dice)
+    pins = list(pins)
+    out = []
+    for k in range(rays):
+        a = base - half + 2.0 * half * k / (rays - 1)
+        out.append(
+            aim_guide(
+                board, castle_seats, side_walls, pins, dice, start, (math.cos(a), math.sin(a))
+            )
+        )
+    return tuple(out)

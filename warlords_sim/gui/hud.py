@@ -130,7 +130,8 @@ class Hud:
         self.rows = [
             _Text(self.batch, 9, bold=True, mono=True) for _ in range(self.c.config.players)
         ]
-        #: Under each bot's row: which bot and its skill (see :func:`bot_label`).
+        #: Under each player's row: which bot and its skill (see
+        #: :func:`bot_label`), or a human's hand ("human, hand club").
         self.bot_tags = [_Text(self.batch, 9) for _ in range(self.c.config.players)]
         self.swatches = [
             shapes.Rectangle(0, 0, 12, 12, (0, 0, 0), batch=self.batch)
@@ -308,7 +309,7 @@ class Hud:
             mark = ">" if p == s.active and c.phase is not Phase.GAME_OVER else " "
             text = f"{mark}P{p} {sup:>6} {live:>7} {court:>9} {out:>3} {dmg[p]:>6}"
             y -= row.set(text, x + 16, y) + 3
-            tag = bot_label(c.bots[p]) if p in c.bots else ""
+            tag = bot_label(c.bots[p]) if p in c.bots else f"human, {c.hand_label(p)}"
             y -= self.bot_tags[p].set(tag, x + 44, y + 1) + (3 if tag else 0)
         legend = SCORED_LEGEND
         if any(castle.wall_holes for castle in c.config.board.castles):

@@ -18,6 +18,7 @@ import os
 import numpy as np
 
 from warlords_sim.board import Board
+from warlords_sim.bots.skill import HandSpec, parse_hand
 from warlords_sim.gui.controller import GameController, Phase
 from warlords_sim.gui.describe import Before, narrate
 from warlords_sim.replay.errors import ReplayError
@@ -267,6 +268,18 @@ class _Told(Game):
         return outcome
 
 
+def recorded_hands(replay: Replay) -> dict[int, HandSpec]:
+    """Each human player's hand as the replay's header records it (a file
+    without ``hands``, from before format version 4: every human exact, as
+    those games were played)."""
+    hands = replay.header.hands
+    if hands is None:
+        return {}
+    return {
+        p: parse_hand(h) if isinstance(h, str) else h for p, h in enumerate(hands) if h is not None
+    }
+
+
 def resume_game(
     path: str | os.PathLike[str],
     *,
@@ -331,6 +344,7 @@ def resume_game(
         recorder=recorder,
         game=rebuilt.game,
         rngs=rebuilt.rngs,
+        hands=recorded_hands(replay),
     )
     controller.log.extend(told.lines)
     controller.told = told.headline

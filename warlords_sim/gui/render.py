@@ -543,6 +543,11 @@ class Overlay:
             )
             t += 2.0 * dash
 
+    def fan(self, x0: float, y0: float, points: list[tuple[float, float]], colour: Colour) -> None:
+        """A filled fan from (x0, y0) through ``points`` in turn (a cone)."""
+        for (ax, ay), (bx, by) in zip(points, points[1:], strict=False):
+            self.items.append(shapes.Triangle(x0, y0, ax, ay, bx, by, colour, batch=self.batch))
+
     def engine(self, b: Board, at: tuple[float, float], alpha: int = 170) -> None:
         self.items.extend(engine_shapes(b, at, self.batch, alpha))
 

@@ -24,6 +24,8 @@ __all__ = [
     "VERSION",
     "ActionLine",
     "ActionRec",
+    "AimedRec",
+    "HandRec",
     "BoardFlickRec",
     "BoardRef",
     "BranchOf",
@@ -49,11 +51,14 @@ FORMAT = "warlords-replay"
 #: ``physics`` (engine and model version); version 1 had none. Version 3
 #: added ``versions.libm`` (the C maths library and a probe of its rounding,
 #: which the digests depend on: :mod:`warlords_sim.physics.numerics`).
-VERSION = 3
+#: Version 4 added the header's ``hands`` (each human player's hand) and
+#: the action lines' ``aimed`` (the flick as dragged, before the hand
+#: scattered it; the ``action`` is what the hand delivered).
+VERSION = 4
 #: The format versions this code reads. A version-1 file loads (its lines can
 #: be read and shown) but is never re-simulated: it does not say which physics
 #: model made it (see :mod:`warlords_sim.replay.model`).
-READS = (1, 2, 3)
+READS = (1, 2, 3, 4)
 
 Digest = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
 Vec = tuple[float, float]
@@ -142,10 +147,18 @@ class Header(_S, tag="header", tag_field="kind", kw_only=True):
     bots: Annotated[list[str], msgspec.Meta(max_length=4)]
     # the bots' skill as given: a number in [0, 1] or a level's name
     skill: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)] | SkillName | None = None
+    # each player's hand in the window (format version 4 on): humans' only
+    hands: Annotated[list[HandRec], msgspec.Meta(max_length=4)] | None = None
     seed: Annotated[int, msgspec.Meta(ge=0)] | None = None  # required in a game
     house_rules: HouseRules | None = None
     sandbox: SandboxSetup | None = None
     branch_of: BranchOf | None = None
+
+
+#: A player's hand as a header's ``hands`` records it: a number in [0, 1],
+#: a level's name, ``"exact"`` (no scatter), or null (a bot's seat: its hand
+#: is the header's ``skill``).
+HandRec = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)] | SkillName | Literal["exact"] | None
 
 
 # ----------------------------------------------------------------- actions
@@ -233,6 +246,16 @@ GAME_ACTIONS = (
 )
 
 
+class AimedRec(_S):
+    """A flick as the player aimed it, before the hand's scatter: its
+    velocity (mm/s), spin (rad/s) and strike height (mm above the die's
+    centre); the rest (area, crenelation, face, die) is the action's."""
+
+    velocity: Vec
+    spin: float = 0.0
+    strike_mm: float = 0.0
+
+
 class DieRec(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
     """A die's settled place, written as ``[id, x, y, angle, face, region]``."""
 
@@ -252,6 +275,8 @@ class ActionLine(_S, tag="action", tag_field="kind"):
     summary: str
     dice: list[DieRec] = []
     gone: list[int] = []
+    # the flick as aimed before the hand scattered it (format version 4 on)
+    aimed: AimedRec | None = None
 
 
 class ResultLine(_S, tag="result", tag_field="kind"):

@@ -9,6 +9,7 @@ expected.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -27,6 +28,7 @@ from warlords_sim._files import (
     read_regular,
 )
 from warlords_sim.bots import BOTS, SKILL_LEVELS
+from warlords_sim.bots.skill import HAND_CHOICES
 from warlords_sim.physics import MODEL_VERSION
 from warlords_sim.replay.errors import ReplayError, clip
 from warlords_sim.replay.format import (
@@ -35,12 +37,21 @@ from warlords_sim.replay.format import (
     READS,
     ActionLine,
     ActionRec,
+    BoardFlickRec,
     Header,
     ResultLine,
     SandboxFlickRec,
+    SiegeShotRec,
+    SupplyFlickRec,
 )
 from warlords_sim.replay.sandbox import SandboxFlick
-from warlords_sim.rules.actions import Action, action_from_dict
+from warlords_sim.rules.actions import (
+    Action,
+    BoardFlick,
+    SiegeShot,
+    SupplyFlick,
+    action_from_dict,
+)
 from warlords_sim.rules.errors import HouseRulesError
 from warlords_sim.rules.physics_port import ENGINES
 
@@ -95,6 +106,21 @@ def to_action(rec: ActionRec) -> Action | SandboxFlick:
     if isinstance(rec, SandboxFlickRec):
         return SandboxFlick.from_dict(d)
     return action_from_dict(d)
+
+
+def aimed_action(line: ActionLine) -> Action | None:
+    """The flick of ``line`` as it was aimed, before the hand scattered it
+    (its ``aimed`` field; format version 4 on), or None where the line has
+    none (a bot's flick, an exact hand's, any other action, older files)."""
+    if line.aimed is None:
+        return None
+    action = to_action(line.action)
+    if not isinstance(action, SupplyFlick | BoardFlick | SiegeShot):
+        return None
+    a = line.aimed
+    return dataclasses.replace(
+        action, velocity=(a.velocity[0], a.velocity[1]), spin=a.spin, strike_mm=a.strike_mm
+    )
 
 
 def _nonfinite(obj: Any, where: str = "") -> str | None:
@@ -253,6 +279,7 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
                     )
                 _check_physics_field(obj, version, err)
                 _check_skill_field(obj, err)
+                _check_hands_field(obj, err)
                 header = msgspec.convert(obj, Header)
                 _check_header(header, obj, err, where)
             elif result is not None:
@@ -310,6 +337,30 @@ def _check_skill_field(obj: dict[str, Any], err: Any) -> None:
     )
 
 
+def _check_hands_field(obj: dict[str, Any], err: Any) -> None:
+    """The header's ``hands`` (format version 4 on): null, or a list of
+    hands, each a number in [0, 1], a level's name, ``"exact"`` or null,
+    checked before msgspec's message (which names the types, not the
+    choices)."""
+    value = obj.get("hands")
+    if value is None:
+        return
+    if not isinstance(value, list):
+        raise err(
+            f"field `hands`: expected a list of one hand per player or null, "
+            f"got {clip(repr(value))}"
+        )
+    for p, hand in enumerate(value):
+        if hand is None or hand in HAND_CHOICES:
+            continue
+        if isinstance(hand, int | float) and not isinstance(hand, bool) and 0.0 <= hand <= 1.0:
+            continue
+        raise err(
+            f"field `hands[{p}]`: expected a number in [0, 1], a hand's name "
+            f"({', '.join(HAND_CHOICES)}) or null, got {clip(repr(hand))}"
+        )
+
+
 def _check_header(h: Header, obj: dict[str, Any], err: Any, where: str) -> None:
     if h.physics is None and h.version >= 2:
         raise err(
@@ -335,6 +386,8 @@ def _check_header(h: Header, obj: dict[str, Any], err: Any, where: str) -> None:
             f"missing field `versions.libm` (format version {h.version} records the C maths "
             'library and its probe, e.g. "glibc 2.36, probe d5dc7acfa7a2")'
         )
+    if h.hands is not None and h.version < 4:
+        raise err(f"field `hands`: not part of format version {h.version} (expected 4 on)")
     if h.mode == "game":
         if not 2 <= h.players <= 4:
             raise err(f"field `players`: expected 2, 3 or 4, got {h.players}")
@@ -354,6 +407,7 @@ def _check_header(h: Header, obj: dict[str, Any], err: Any, where: str) -> None:
                     f"field `bots[{p}]`: expected a bot name or 'human' "
                     f"({', '.join(map(repr, known))}), got {clip(repr(name))}"
                 )
+        _check_hands(h, err)
         if h.seed is None:
             head = "missing field `seed`" if "seed" not in obj else "field `seed`"
             raise err(
@@ -367,6 +421,8 @@ def _check_header(h: Header, obj: dict[str, Any], err: Any, where: str) -> None:
         except HouseRulesError as e:
             raise ReplayError(str(e)) from None
     else:
+        if h.hands:
+            raise err(f"field `hands`: expected null in a sandbox replay, got {clip(h.hands)}")
         for name, value in (("players", h.players), ("seats", h.seats), ("bots", h.bots)):
             if value:
                 raise err(
@@ -378,6 +434,26 @@ def _check_header(h: Header, obj: dict[str, Any], err: Any, where: str) -> None:
         seats = h.sandbox.castle_seats
         if len(set(seats)) != len(seats):
             raise err(f"field `sandbox.castle_seats`: expected different seats 0..3, got {seats}")
+
+
+def _check_hands(h: Header, err: Any) -> None:
+    """A game header's ``hands``: one per player, a hand for each human
+    player and null for each bot's (its hand is ``skill``)."""
+    if h.hands is None:
+        return
+    if len(h.hands) != h.players:
+        raise err(f"field `hands`: expected one hand per player ({h.players}), got {clip(h.hands)}")
+    for p, (name, hand) in enumerate(zip(h.bots, h.hands, strict=True)):
+        if name == "human" and hand is None:
+            raise err(
+                f"field `hands[{p}]`: expected the human player's hand "
+                f"({', '.join(HAND_CHOICES)} or a number in [0, 1]), got null"
+            )
+        if name != "human" and hand is not None:
+            raise err(
+                f"field `hands[{p}]`: expected null for a bot's seat (a bot's hand is "
+                f"`skill`), got {clip(repr(hand))}"
+            )
 
 
 def _check_action(line: ActionLine, header: Header, expected: int, err: Any) -> None:
@@ -401,6 +477,14 @@ def _check_action(line: ActionLine, header: Header, expected: int, err: Any) -> 
         )
     if header.mode == "sandbox" and not is_flick:
         raise err("field `action.type`: expected 'flick' in a sandbox replay")
+    if line.aimed is not None:
+        if header.version < 4:
+            raise err(f"field `aimed`: not part of format version {header.version} (expected 4 on)")
+        if not isinstance(line.action, SupplyFlickRec | BoardFlickRec | SiegeShotRec):
+            raise err(
+                "field `aimed`: expected only beside a flick (supply_flick, board_flick, "
+                f"siege_shot), got one beside {line.action.__struct_config__.tag!r}"
+            )
     _check_dice_lists(line, header, expected, err)
 
 

@@ -23,7 +23,8 @@ from warlords_sim.board import (
     load_board,
     read_board_file,
 )
-from warlords_sim.bots.policy import Policy
+from warlords_sim.bots.policy import Hand, Policy
+from warlords_sim.bots.skill import parse_hand
 from warlords_sim.physics import FlickError, FlickResult, World, WorldError
 from warlords_sim.replay.claims import (
     action_claims,
@@ -33,7 +34,7 @@ from warlords_sim.replay.claims import (
 )
 from warlords_sim.replay.errors import ReplayError, clip
 from warlords_sim.replay.format import ActionLine, DieRec, current_versions
-from warlords_sim.replay.loader import Replay, to_action
+from warlords_sim.replay.loader import Replay, aimed_action, to_action
 from warlords_sim.replay.model import check_model, verify_engines
 from warlords_sim.replay.paths import recorded_path
 from warlords_sim.replay.sandbox import SandboxFlick, apply_sandbox, sandbox_world
@@ -54,6 +55,7 @@ __all__ = [
     "Replayer",
     "board_for",
     "config_for",
+    "hand_of",
     "rebuild",
     "version_notes",
 ]
@@ -199,6 +201,15 @@ class Divergence:
             "replayed_digest": self.replayed,
             "dice": [d.as_json() for d in self.dice],
         }
+
+
+def hand_of(recorded: float | str | None) -> Hand | None:
+    """The hand a header's ``hands`` entry records: None for ``"exact"`` or
+    null (no scatter), else the :class:`Hand` of that skill."""
+    if recorded is None:
+        return None
+    spec = parse_hand(recorded) if isinstance(recorded, str) else recorded
+    return None if spec is None else Hand(spec)
 
 
 def version_notes(replay: Replay) -> list[str]:
@@ -406,6 +417,7 @@ class Replayer:
                     pol = self.policies[legal.player]
                     if pol is not None:
                         pol.choose(self.game.state, legal, self.rngs[legal.player])
+                self._human_hand(line, acting)
                 outcome = self.game.apply(action)
         except IllegalActionError as e:
             assert self.game is not None  # the rules judge only a game's actions
@@ -431,6 +443,20 @@ class Replayer:
             if found is not None:
                 self.mismatch = ClaimMismatch(line.index, lineno, *found)
         return None
+
+    def _human_hand(self, line: ActionLine, player: int) -> None:
+        """A human's flick through a hand (its line has ``aimed``): that hand
+        scatters the aimed flick again with the player's generator, as the
+        window's controller did (:meth:`Hand.deliver`), so the generator
+        stands where it stood when the game was recorded (the recorded
+        action, not this draw, is what is replayed)."""
+        aimed = aimed_action(line)
+        hands = self.replay.header.hands
+        if aimed is None or hands is None or not 0 <= player < len(hands):
+            return
+        hand = hand_of(hands[player])
+        if hand is not None and self.game is not None:
+            hand.deliver(aimed, self.rngs[player], self.game.state.board)
 
     def _divergence(self, line: ActionLine, lineno: int, kind: str, digest: str) -> Divergence:
         now = snapshot(self.target)

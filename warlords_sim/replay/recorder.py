@@ -38,7 +38,7 @@ import msgspec
 
 from warlords_sim._files import temp_sibling
 from warlords_sim.board import BOARDS_DIR, Board
-from warlords_sim.bots.skill import SkillLevel, SkillName, as_skill
+from warlords_sim.bots.skill import EXACT, HandSpec, SkillLevel, SkillName, as_skill
 from warlords_sim.physics import FlickResult, World
 from warlords_sim.replay.claims import action_claims, result_claims
 from warlords_sim.replay.errors import ReplayError
@@ -48,6 +48,7 @@ from warlords_sim.replay.format import (
     ActionLine,
     BoardRef,
     BranchOf,
+    HandRec,
     Header,
     ResultLine,
     SandboxSetup,
@@ -62,7 +63,7 @@ from warlords_sim.replay.snapshot import (
     as_state,
     snapshot,
 )
-from warlords_sim.rules.actions import Action
+from warlords_sim.rules.actions import Action, BoardFlick, SiegeShot, SupplyFlick
 from warlords_sim.rules.engine import Outcome
 from warlords_sim.rules.game import GameConfig
 
@@ -106,6 +107,7 @@ def make_header(
     branch_of: BranchOf | None = None,
     engine: str = "2.5d",
     path: str | os.PathLike[str] | None = None,
+    hands: Sequence[HandSpec | str] | None = None,
 ) -> Header:
     """The header of a new replay of ``config`` (a :class:`Board` for a sandbox),
     played on physics ``engine`` (its model version is recorded with it), to
@@ -113,12 +115,15 @@ def make_header(
     None: by the file's name alone).
 
     ``skill`` is recorded as given: a number as that number, a level by its
-    name (``"club"``).
+    name (``"club"``). ``hands`` gives each human player's hand in the
+    window (a skill, or None or ``"exact"`` for no scatter; a bot's entry is
+    ignored and recorded as null); None records no ``hands`` (every human
+    flick exact, as before format version 4).
 
     Raises:
         ReplayError: a mode that does not fit ``config``, not one bot name per
             player, an unknown or unavailable engine, a skill outside [0, 1]
-            or an unknown level.
+            or an unknown level, not one hand per player.
     """
     if mode not in ("game", "sandbox"):
         raise ReplayError(f"replay mode must be 'game' or 'sandbox', got {mode!r}")
@@ -149,11 +154,32 @@ def make_header(
         seats=seats,
         bots=list(bots),
         skill=_recorded_skill(skill),
+        hands=_recorded_hands(hands, bots, players),
         seed=seed,
         house_rules=rules,
         sandbox=setup,
         branch_of=branch_of,
     )
+
+
+def _recorded_hands(
+    hands: Sequence[HandSpec | str] | None, bots: Sequence[str], players: int
+) -> list[HandRec] | None:
+    """The header's ``hands``: per player, a human's hand by its label
+    (``"exact"``, ``"club"``, ``0.7``), null for a bot's seat."""
+    if hands is None:
+        return None
+    if len(hands) != players:
+        raise ReplayError(f"need one hand per player ({players}), got {list(hands)}")
+    out: list[HandRec] = []
+    for name, hand in zip(bots, hands, strict=True):
+        if name != "human":
+            out.append(None)
+        elif hand is None or hand == EXACT:
+            out.append("exact")
+        else:
+            out.append(_recorded_skill(hand))
+    return out
 
 
 def _recorded_skill(skill: float | str | SkillLevel | None) -> float | SkillName | None:
@@ -211,6 +237,7 @@ class Recorder:
         sandbox: SandboxSetup | None = None,
         branch_of: BranchOf | None = None,
         engine: str = "2.5d",
+        hands: Sequence[HandSpec | str] | None = None,
     ) -> Recorder:
         """Start a new replay at ``path`` and write its header line.
 
@@ -226,6 +253,7 @@ class Recorder:
             sandbox: the sandbox world's set-up (default: the ``flick`` command's).
             engine: the physics engine the game runs on (``"2.5d"`` or
                 ``"reference"``); the header records it with its model version.
+            hands: each player's hand in the window (see :func:`make_header`).
 
         Raises:
             ReplayError: ``path`` exists (and not ``force``) or cannot be
@@ -241,6 +269,7 @@ class Recorder:
             branch_of=branch_of,
             engine=engine,
             path=path,
+            hands=hands,
         )
         p = Path(path)
         target = p
@@ -359,15 +388,21 @@ class Recorder:
         game: Target,
         outcome: Outcome | None = None,
         result: FlickResult | None = None,
+        aimed: Action | None = None,
     ) -> None:
         """Append the line of ``action``, which has just settled in ``game``.
 
         Args:
-            action: the action applied (a :class:`SandboxFlick` in a sandbox).
+            action: the action applied (a :class:`SandboxFlick` in a sandbox):
+                for a flick through a hand, what the hand delivered.
             game: the game after the action (Game, GameState or sandbox World).
             outcome: what the engine returned (required in a game: the line
                 records :meth:`Outcome.settled` and summarizes the outcome).
             result: a sandbox flick's result (optional).
+            aimed: the flick as aimed before the hand scattered it, recorded
+                beside the action as ``aimed`` (its velocity, spin and
+                strike height; not in a file of format version 3 or older,
+                which has no such field).
         """
         if self._finished:
             raise ReplayError(f"{self.path}: the replay is finished")
@@ -380,7 +415,14 @@ class Recorder:
             self._index, action, game, self._last, outcome, result, self._next_player
         )
         self._last = claims.after
-        self._write(claims.as_line(action.to_dict()))
+        line = claims.as_line(action.to_dict())
+        if isinstance(aimed, SupplyFlick | BoardFlick | SiegeShot) and self.header.version >= 4:
+            line["aimed"] = {
+                "velocity": [aimed.velocity[0], aimed.velocity[1]],
+                "spin": aimed.spin,
+                "strike_mm": aimed.strike_mm,
+            }
+        self._write(line)
         self._index += 1
         st = as_state(game)
         if not isinstance(st, World):

@@ -1,0 +1,127 @@
+"""Replay format 4's ``hands`` and ``aimed`` (issue 20, item 1): checked on
+load with one line naming the field, and kept out of older versions (a
+version-3 file with them is refused; version-3 files still load). Fails
+on the code before: it read versions 1-3 only and knew neither field."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from warlords_sim.board import Crenelation, load_board
+from warlords_sim.bots import make_bot
+from warlords_sim.bots.skill import SkillLevel
+from warlords_sim.gui.controller import GameController, open_recorder
+from warlords_sim.gui.input import Input
+from warlords_sim.replay import ReplayError, load_replay, verify
+from warlords_sim.replay.loader import aimed_action
+from warlords_sim.rules import GameConfig, HouseRules
+
+BOARD = load_board("standard")
+CONFIG = GameConfig(BOARD, 2, HouseRules())
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "replays" / "game-2p-standard.jsonl"
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """A version-4 game: the human (club hand) flicks once from area 1's
+    high spot; the file's lines as JSON objects."""
+    path = tmp_path_factory.mktemp("hands") / "g.jsonl"
+    rec, _ = open_recorder(path, CONFIG, 3, ("human", "aim"), hands={0: SkillLevel.CLUB})
+    c = GameController(CONFIG, {1: make_bot("aim")}, seed=3, recorder=rec, hands={0: "club"})
+    assert c.hand_label(0) == "hand club"
+    spot = BOARD.launch_spot(0, 1, Crenelation.HIGH)
+    inp = Input(c)
+    inp.press(spot.x, spot.y)
+    inp.release(spot.x - 3.0, spot.y - 60.0)
+    c.finish_flick()
+    rec.close()
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def _write(tmp_path: Path, objs: list[dict[str, Any]]) -> Path:
+    p = tmp_path / "edited.jsonl"
+    p.write_text("".join(json.dumps(o) + "\n" for o in objs))
+    return p
+
+
+def test_the_recorded_line_gives_the_drag_back(
+    recorded: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    rep = load_replay(_write(tmp_path, recorded))
+    assert rep.header.hands == ["club", None]
+    aimed = aimed_action(rep.actions[0])
+    assert aimed is not None and aimed.velocity == (30.0, 600.0)
+    assert verify(rep).divergence is None
+
+
+EDITS: dict[str, tuple[Callable[[list[dict[str, Any]]], object], str]] = {
+    "hands in format 3": (
+        lambda o: (o[0].update(version=3), o[1].pop("aimed")),
+        "line 1: field `hands`: not part of format version 3 (expected 4 on)",
+    ),
+    "aimed in format 3": (
+        lambda o: (o[0].update(version=3), o[0].pop("hands")),
+        "line 2: field `aimed`: not part of format version 3 (expected 4 on)",
+    ),
+    "unknown hand": (
+        lambda o: o[0].update(hands=["steady", None]),
+        "line 1: field `hands[0]`: expected a number in [0, 1], a hand's name (exact, novice, "
+        "club, expert) or null, got 'steady'",
+    ),
+    "a bot's hand": (
+        lambda o: o[0].update(hands=["club", "club"]),
+        "line 1: field `hands[1]`: expected null for a bot's seat",
+    ),
+    "a human without": (
+        lambda o: o[0].update(hands=[None, None]),
+        "line 1: field `hands[0]`: expected the human player's hand",
+    ),
+    "one hand for two": (
+        lambda o: o[0].update(hands=["club"]),
+        "line 1: field `hands`: expected one hand per player (2)",
+    ),
+    "aimed beside a decline": (
+        lambda o: o[1].update(action={"type": "decline"}),
+        "line 2: field `aimed`: expected only beside a flick",
+    ),
+    "aimed not a velocity": (
+        lambda o: o[1]["aimed"].update(velocity=[1.0]),
+        "line 2: field `aimed.velocity`",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(EDITS))
+def test_bad_hands_and_aimed_fail_in_one_line(
+    case: str, recorded: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    edit, message = EDITS[case]
+    objs = json.loads(json.dumps(recorded))
+    edit(objs)
+    with pytest.raises(ReplayError) as e:
+        load_replay(_write(tmp_path, objs))
+    assert message in str(e.value), str(e.value)
+    assert "\n" not in str(e.value)
+
+
+def test_version_3_files_still_load_with_no_hands() -> None:
+    rep = load_replay(EXAMPLE)
+    assert rep.header.version == 3 and rep.header.hands is None
+    assert all(line.aimed is None for line in rep.actions)
+
+
+def test_hands_are_given_by_their_labels() -> None:
+    """The header names each human's hand as --hand does, a number as given."""
+    from warlords_sim.replay.recorder import make_header
+
+    h = make_header(CONFIG, seed=1, bots=["human", "aim"], hands=[0.8, SkillLevel.EXPERT])
+    assert h.hands == [0.8, None]
+    h = make_header(CONFIG, seed=1, bots=["human", "human"], hands=[None, "novice"])
+    assert h.hands == ["exact", "novice"]
+    with pytest.raises(ReplayError, match="one hand per player"):
+        make_header(CONFIG, seed=1, bots=["human", "aim"], hands=[None])
