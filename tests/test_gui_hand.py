@@ -22,7 +22,7 @@ from warlords_sim.bots import make_bot
 from warlords_sim.bots.skill import SkillLevel
 from warlords_sim.cli import main
 from warlords_sim.gui.controller import GameController, Phase, open_recorder
-from warlords_sim.gui.input import Input
+from warlords_sim.gui.input import GAIN, Input
 from warlords_sim.replay import load_replay, rebuild, verify
 from warlords_sim.rules import GameConfig, HouseRules
 from warlords_sim.rules.actions import BoardFlick, SupplyFlick
@@ -50,7 +50,7 @@ def _drag(c: GameController) -> None:
 
 
 def _aimed() -> SupplyFlick:
-    return SupplyFlick(3, Crenelation.LOW, ((SPOT.x - PULL[0]) * 10.0, (SPOT.y - PULL[1]) * 10.0))
+    return SupplyFlick(3, Crenelation.LOW, ((SPOT.x - PULL[0]) * GAIN, (SPOT.y - PULL[1]) * GAIN))
 
 
 def test_a_club_hand_scatters_the_same_drag_differently_with_other_draws() -> None:

@@ -16,7 +16,7 @@ from warlords_sim.board import Crenelation, load_board
 from warlords_sim.bots import make_bot
 from warlords_sim.bots.skill import SkillLevel
 from warlords_sim.gui.controller import GameController, open_recorder
-from warlords_sim.gui.input import Input
+from warlords_sim.gui.input import GAIN, Input
 from warlords_sim.replay import ReplayError, load_replay, verify
 from warlords_sim.replay.loader import aimed_action
 from warlords_sim.rules import GameConfig, HouseRules
@@ -55,7 +55,7 @@ def test_the_recorded_line_gives_the_drag_back(
     rep = load_replay(_write(tmp_path, recorded))
     assert rep.header.hands == ["club", None]
     aimed = aimed_action(rep.actions[0])
-    assert aimed is not None and aimed.velocity == (30.0, 600.0)
+    assert aimed is not None and aimed.velocity == (3.0 * GAIN, 60.0 * GAIN)
     assert verify(rep).divergence is None
 
 

@@ -170,6 +170,8 @@ class Hud:
         #: The log line the panel shows last (its index + 1 in the
         #: controller's log); None: the newest, following the game.
         self.log_end: int | None = None
+        #: Scrolled to the oldest lines: the log shows a full panel from line 1.
+        self.log_top = False
         #: Lines of the log the panel shows now: (first, end) indices.
         self.log_shown = (0, 0)
         self._log_key: object = None
@@ -343,7 +345,7 @@ class Hud:
         log = self.c.log
         n = len(log)
         end = n if self.log_end is None else max(1, min(self.log_end, n))
-        key = (n, end, round(room), x, top)
+        key = (n, end, self.log_top, round(room), x, top)
         if key == self._log_key:
             return
         self._log_key = key
@@ -353,6 +355,21 @@ class Hud:
             lb.text = "Log\n" + "\n".join(log[first:end])
             return float(lb.content_height) <= room
 
+        if self.log_top:  # scrolled to the oldest: a full panel from line 1
+
+            def fits_from_top(k: int) -> bool:
+                lb.text = "Log\n" + "\n".join(log[0:k])
+                return float(lb.content_height) <= room
+
+            lo, hi = 1, n  # the most lines from line 1 that fit (one at least)
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if fits_from_top(mid):
+                    lo = mid
+                else:
+                    hi = mid - 1
+            end = lo
+            self.log_end = None if end >= n else end
         lo, hi = 0, end  # the fewest lines that fit: from hi; the most: search
         if not fits(0):
             while hi - lo > 1:  # fits(hi) holds (no line), fits(lo) does not
@@ -377,7 +394,14 @@ class Hud:
         scroll past the newest line follows the game again."""
         n = len(self.c.log)
         end = n if self.log_end is None else self.log_end
-        end = max(min(self.log_shown[1] - self.log_shown[0], n), min(n, end - lines))
+        page = min(self.log_shown[1] - self.log_shown[0], n)
+        # at the oldest lines the panel is filled from line 1 (its page may
+        # hold more lines there than where the scroll began)
+        if lines > 0:
+            self.log_top = end - lines <= page
+        elif lines < 0:
+            self.log_top = False
+        end = max(page, min(n, end - lines))
         self.log_end = None if end >= n else end
 
     def page_log(self, pages: int) -> None:
@@ -387,6 +411,7 @@ class Hud:
     def log_to_newest(self) -> None:
         """End: show the newest lines and follow the game again."""
         self.log_end = None
+        self.log_top = False
 
     def end_screen(self, width: int, height: int) -> str | None:
         """The end-of-round or end-of-game text, placed mid-board (None: none)."""
