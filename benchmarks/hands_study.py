@@ -199,7 +199,17 @@ def main() -> None:
     if args.force and args.write is None:
         ap.error("--force goes with --write DIR")
     if args.write is not None and not args.write.is_dir():
-        ap.error(f"--write {args.write}: no such directory")
+        ap.error(f"--write {args.write}: no such folder")
+    if args.lab is not None and args.lab.exists() and not args.lab.is_dir():
+        ap.error(f"--lab {args.lab}: not a folder (give a folder to keep the games in)")
+    if args.write is not None and not args.force:  # before any game is played
+        for players in counts:
+            target = args.write / f"hands-study-{players}p.png"
+            if target.exists():
+                ap.error(
+                    f"--write {args.write}: {target.name} already exists; "
+                    "pass --force to overwrite it or pick another folder"
+                )
     with tempfile.TemporaryDirectory(prefix="hands-study-") as tmp:
         base = args.lab if args.lab is not None else Path(tmp)
         for players in counts:
@@ -218,11 +228,6 @@ def main() -> None:
             print(table(players, summary) + "\n", flush=True)
             if args.write is not None:
                 target = args.write / f"hands-study-{players}p.png"
-                if target.exists() and not args.force:
-                    sys.exit(
-                        f"hands_study: --write {target}: the file already exists; "
-                        "pass --force to overwrite it or pick another path"
-                    )
                 shutil.copyfile(out / "skills.png", target)
                 print(f"wrote {target}\n")
     if args.search_games > 0:
