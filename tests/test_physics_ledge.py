@@ -5,7 +5,8 @@ forward tumble of 3 g / (4 v) (the full weight taken at the edge
 throughout the overhang), twice what the constrained motion gives; at
 900 mm/s the die then landed 42 degrees over, balanced on its edge, and
 flipped onto another face far more often than a real die or the 3D
-reference does.
+reference does. The saved cases of issue 19 (model 2.5d-10) follow at the
+end.
 """
 
 from __future__ import annotations
@@ -64,3 +65,46 @@ def test_slower_dice_tumble_more() -> None:
 def test_bad_speed_is_refused(bad: float) -> None:
     with pytest.raises(ValueError, match="speed"):
         slide_off_ledge(bad, A, G, 0.3)
+
+
+# ------------------------------------------------ issue 19: the rounded die
+
+RADIUS = 1.6
+#: the standard die's moment of inertia about its centre per unit mass, mm^2
+#: (a 16 mm cube rounded to 1.6 mm: physics.contact.rounded_cube_inertia)
+I2 = 41.46
+
+
+def test_a_rounded_die_leaves_the_ledge_where_its_flat_face_ends() -> None:
+    """Saved case (model 2.5d-9, found comparing a 300 mm/s high launch with
+    the reference step by step): the ledge took the die's edges sharp, so
+    it stayed on the ledge until its sharp trailing bottom edge passed the
+    ledge's edge, 37.7 ms after the flick, tilted 21.3 degrees. A rounded
+    die's flat bottom ends ``radius`` short of its edges; past that the
+    ledge's edge presses on the rounded edge, where sliding at u needs a
+    pull of u^2 / radius: it leaves at once (the reference's die at 29.6
+    ms, tilted 14.6 degrees). At the exit the trailing core edge lies
+    ``radius`` from the ledge's edge, straight above it along the face."""
+    sharp = slide_off_ledge(300.0, A, G, 0.3, i2=I2)
+    ex = slide_off_ledge(300.0, A, G, 0.3, i2=I2, radius=RADIUS)
+    assert ex.time < sharp.time - 5e-3
+    assert ex.tilt < sharp.tilt - math.radians(5.0)
+    # the trailing core edge, relative to the ledge's edge (s along, z up)
+    c, s = math.cos(ex.tilt), math.sin(ex.tilt)
+    hc = A / 2.0 - RADIUS
+    cs = ex.forward_mm - hc * (c + s)
+    cz = (A / 2.0 - ex.drop_mm) - hc * (c - s)
+    assert math.hypot(cs, cz) == pytest.approx(RADIUS, abs=0.02)
+
+
+@pytest.mark.parametrize("speed", [150.0, 300.0, 900.0, 2000.0])
+@pytest.mark.parametrize("mu", [0.0, 0.3])
+@pytest.mark.parametrize("tumble", [0.0, 20.0, -10.0])
+def test_the_rounded_exit_creates_no_energy(speed: float, mu: float, tumble: float) -> None:
+    """Kinetic plus potential energy at the rounded die's exit never exceeds
+    the start's (the rounded edge's contact is followed with the same
+    Coulomb friction as the flat face's)."""
+    ex = slide_off_ledge(speed, A, G, mu, tumble=tumble, i2=I2, radius=RADIUS)
+    e0 = 0.5 * speed**2 + 0.5 * I2 * tumble**2
+    e1 = 0.5 * (ex.speed**2 + ex.vz**2) + 0.5 * I2 * ex.tumble**2 - G * ex.drop_mm
+    assert e1 <= e0 * (1.0 + 1e-3)
