@@ -6,7 +6,7 @@ throughout the overhang), twice what the constrained motion gives; at
 900 mm/s the die then landed 42 degrees over, balanced on its edge, and
 flipped onto another face far more often than a real die or the 3D
 reference does. The saved cases of issue 19 (model 2.5d-10) follow at the
-end.
+end: the rounded die's exit, the edge it tips over, the clock.
 """
 
 from __future__ import annotations
@@ -15,7 +15,10 @@ import math
 
 import pytest
 
+from warlords_sim.board import Crenelation, load_board
+from warlords_sim.physics import EventKind, Flick, LaunchKind, World
 from warlords_sim.physics.ledge import slide_off_ledge
+from warlords_sim.physics.world import TIMESTEP
 
 G = 9810.0
 A = 16.0
@@ -108,3 +111,49 @@ def test_the_rounded_exit_creates_no_energy(speed: float, mu: float, tumble: flo
     e0 = 0.5 * speed**2 + 0.5 * I2 * tumble**2
     e1 = 0.5 * (ex.speed**2 + ex.vz**2) + 0.5 * I2 * ex.tumble**2 - G * ex.drop_mm
     assert e1 <= e0 * (1.0 + 1e-3)
+
+
+def test_a_crenelation_launch_tips_about_the_walls_edge() -> None:
+    """Saved case (model 2.5d-9): the die tipped over the line across the
+    flick, not over the wall's edge it slides off. A flick 1.5 degrees off
+    square to the wall turned the die about an axis 1.5 degrees from its
+    edge, so its leading edge came down 0.04 mm out of level and the
+    landing took one corner (a spin of 60 rad/s about the axis across the
+    edge, and the die's centre still falling) where the reference's die
+    lands on its edge and bounces. The die tips about the wall's edge (the
+    board's x axis here): its x axis stays level in the air."""
+    board = load_board("standard")
+    spot = board.launch_spot(0, 2, Crenelation.HIGH)
+    world = World(board)
+    fl = Flick(1, (8.0, 300.0), launch=LaunchKind.HIGH, start=(spot.x, spot.y),
+               height_mm=spot.height_mm)  # fmt: skip
+    world.begin_flick(fl, face=1)
+    for _ in range(12):  # 50 ms: off the ledge, not yet down
+        world.step()
+    r = world.orientation(1)
+    assert r[2, 2] < math.cos(math.radians(20.0))  # tumbling forward
+    assert abs(r[2, 0]) < 1e-9
+
+
+def test_the_time_on_the_ledge_is_on_the_clock() -> None:
+    """Saved case (model 2.5d-9): the flight started with the flick, leaving
+    the time on the ledge (7.4 ms at 900 mm/s) out, so a high launch's first
+    landing came at 83 ms where the reference's is at 91 ms. The first
+    landing comes no sooner than the ledge's time plus the fall from where
+    the die leaves it to the highest its centre can be when its lowest point
+    touches (a corner straight down), and no later than the fall to a face
+    flat on the table, plus the step that notes it."""
+    board = load_board("standard")
+    spot = board.launch_spot(0, 2, Crenelation.HIGH)
+    world = World(board)
+    res = world.flick(Flick(1, (0.0, 900.0), launch=LaunchKind.HIGH, start=(spot.x, spot.y),
+                            height_mm=spot.height_mm), face=1)  # fmt: skip
+    first = next(e for e in res.events if e.kind is EventKind.LANDING)
+    ex = slide_off_ledge(900.0, A, G, board.wall_material.friction, i2=I2, radius=RADIUS)
+    z0 = spot.height_mm + A / 2.0 - ex.drop_mm
+
+    def fall(to: float) -> float:
+        return (ex.vz + math.sqrt(ex.vz**2 + 2.0 * G * (z0 - to))) / G
+
+    assert first.t >= ex.time + fall(math.sqrt(3.0) * A / 2.0)
+    assert first.t <= ex.time + fall(A / 2.0) + 2.0 * TIMESTEP
