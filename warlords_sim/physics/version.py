@@ -102,7 +102,13 @@ History:
     leading edge instead of the edge). And its flight starts when it
     leaves the ledge, the time on the ledge in the clock (the flight
     started with the flick: a 900 mm/s high launch's first landing at 83
-    ms, the reference's at 91).
+    ms, the reference's at 91). And a bounce ends only when both the point
+    that struck and the centre leave the floor slower than
+    ``REST_BOUNCE_SPEED`` (it took the centre's speed alone: a corner's
+    impact leaves a tumbling die's centre still falling while the corner
+    springs up, and the die was laid on an edge, turning at 86 rad/s,
+    where the reference's strikes its next corner and bounces 0.46 m/s
+    high).
 """
 
 from __future__ import annotations
