@@ -157,3 +157,24 @@ def test_the_time_on_the_ledge_is_on_the_clock() -> None:
 
     assert first.t >= ex.time + fall(math.sqrt(3.0) * A / 2.0)
     assert first.t <= ex.time + fall(A / 2.0) + 2.0 * TIMESTEP
+
+
+def test_a_die_on_the_ledge_is_at_the_ledges_height() -> None:
+    """While it slides off the ledge (the steps before its flight starts),
+    the die stands on the ledge, not on the table below it, and its energy
+    is what it leaves the ledge with: benchmarks/fuzz_flicks.py checks that
+    nothing gains energy from one step after the launch on, and the
+    drawing takes the die's height."""
+    board = load_board("standard")
+    spot = board.launch_spot(0, 2, Crenelation.HIGH)
+    world = World(board)
+    fl = Flick(1, (0.0, 300.0), launch=LaunchKind.HIGH, start=(spot.x, spot.y),
+               height_mm=spot.height_mm)  # fmt: skip
+    world.begin_flick(fl, face=1)
+    world.step()
+    assert world.height(1) == pytest.approx(spot.height_mm + A / 2.0)
+    on_ledge = world.energy(1)
+    for _ in range(10):  # 42 ms: it leaves the ledge at 29 ms
+        world.step()
+    assert world.height(1) < spot.height_mm + A / 2.0 - 5.0
+    assert world.energy(1) <= on_ledge * (1.0 + 1e-9)

@@ -201,7 +201,7 @@ class _OnLedge:
     solved in closed form): its flight starts at the end of step ``step``,
     the first step boundary after it left the ledge, in the state it has
     then (centre x, y, z mm; velocity mm/s; orientation; angular velocity
-    rad/s; yaw rad)."""
+    rad/s; yaw rad); ``on_ledge`` is its centre's height on the ledge, mm."""
 
     step: int
     x: float
@@ -213,6 +213,7 @@ class _OnLedge:
     r: NDArray[np.float64]
     omega: NDArray[np.float64]
     yaw: float
+    on_ledge: float
 
 
 @dataclass
@@ -702,6 +703,8 @@ class World:
         d = self._get(die)
         f = d.flight
         if f is None:
+            if d.ledge is not None:
+                return d.ledge.on_ledge
             if d.roll is not None:
                 return d.floor + pivot_centre(d.roll.phi, self._pivot)[1]
             return d.floor + self._size / 2.0
@@ -711,7 +714,8 @@ class World:
         """Kinetic plus potential energy of die ``die`` now, g mm^2/s^2
         (nJ), the board surface the zero of height: its planar motion
         (pymunk), its height, vertical speed and 3D turning (flight or
-        pivot), the rounded die's moment of inertia
+        pivot; a die sliding off a ledge counts what it leaves the ledge
+        with, no more than it had on it), the rounded die's moment of inertia
         (:func:`~warlords_sim.physics.impact.die_inertia`). For checking
         that the motion creates no energy (``benchmarks/fuzz_flicks.py``).
 
@@ -721,6 +725,11 @@ class World:
         d = self._get(die)
         m = self._mass
         i2 = self._i2
+        st = d.ledge
+        if st is not None:  # sliding off a ledge: what it leaves it with
+            w = st.omega
+            kin = st.vx**2 + st.vy**2 + st.vz**2 + i2 * float(w[0] ** 2 + w[1] ** 2 + w[2] ** 2)
+            return 0.5 * m * kin + m * self._g * st.z
         vx, vy = d.body.velocity
         spin = float(d.body.angular_velocity)
         f = d.flight
@@ -1997,6 +2006,7 @@ class World:
             r,
             w,
             float(d.body.angle) + float(w[2]) * tau,
+            z0 + off.drop,
         )
         if wait == 0:
             d.ledge = state
