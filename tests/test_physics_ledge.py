@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from warlords_sim.board import Crenelation, load_board
-from warlords_sim.physics import EventKind, Flick, LaunchKind, World
+from warlords_sim.physics import EventKind, Flick, LaunchKind, World, tumble
 from warlords_sim.physics.ledge import slide_off_ledge
 from warlords_sim.physics.world import TIMESTEP
 
@@ -178,3 +179,22 @@ def test_a_die_on_the_ledge_is_at_the_ledges_height() -> None:
         world.step()
     assert world.height(1) < spot.height_mm + A / 2.0 - 5.0
     assert world.energy(1) <= on_ledge * (1.0 + 1e-9)
+
+
+def test_a_spinning_die_turns_while_it_slides_off_the_ledge() -> None:
+    """Saved case (model 2.5d-9, found comparing low-1-300-spin with the
+    reference step by step): a die flicked at 300 mm/s with 20 rad/s of
+    spin slides over the ledge for 29 ms, turning 0.6 rad about the
+    vertical meanwhile (the reference's die left turned 0.7 rad, at 18.6
+    rad/s); the ledge left the yaw out, so the die came down 0.6 rad
+    short of it on another corner (first impact 2.5d-9 v (-136, 78, 261)
+    mm/s, the reference's (154, 256, 259)). Its orientation leaving the
+    ledge is its yaw turned by spin x time on the ledge, then tipped about
+    the ledge's edge."""
+    spin = 20.0
+    off = tumble.ledge_launch(0.0, 300.0, spin, np.eye(3), A, G, 0.3, i2=I2, radius=RADIUS)
+    assert off.time > 0.02
+    yaw, tilt = spin * off.time, math.acos(off.r[2, 2])
+    # the body x axis after the yaw, tipped about the world x axis (the edge)
+    expected = math.atan2(math.sin(yaw) * math.cos(tilt), math.cos(yaw))
+    assert math.atan2(off.r[1, 0], off.r[0, 0]) == pytest.approx(expected, abs=1e-9)

@@ -99,8 +99,9 @@ History:
     degrees). It tips over the ledge's edge as it runs (a crenelation's
     along its wall; it tipped about the line across the flick, so a flick
     a fraction of a degree off square came down on one corner of its
-    leading edge instead of the edge). And its flight starts when it
-    leaves the ledge, the time on the ledge in the clock (the flight
+    leading edge instead of the edge), turning at its yaw rate meanwhile
+    (the yaw on the ledge was left out: 0.6 rad at 300 mm/s and 20 rad/s).
+    And its flight starts when it leaves the ledge, the time on the ledge in the clock (the flight
     started with the flick: a 900 mm/s high launch's first landing at 83
     ms, the reference's at 91). And a bounce ends only when both the point
     that struck and the centre leave the floor slower than

@@ -2005,16 +2005,17 @@ class World:
             off.vz - self._g * tau,
             r,
             w,
-            float(d.body.angle) + float(w[2]) * tau,
+            float(d.body.angle) + float(w[2]) * (off.time + tau),
             z0 + off.drop,
         )
         if wait == 0:
             d.ledge = state
             self._leave_ledge(d)
             return
-        # over the ledge: the body moves at the speed that brings it there
+        # over the ledge: the body moves at the speed that brings it there,
+        # turning at its yaw rate
         d.body.velocity = ((state.x - x) / (wait * TIMESTEP), (state.y - y) / (wait * TIMESTEP))
-        d.body.angular_velocity = 0.0
+        d.body.angular_velocity = float(w[2])
         d.ledge = state
 
     def _leave_ledge(self, d: _Die) -> None:
