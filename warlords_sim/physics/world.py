@@ -79,7 +79,7 @@ from warlords_sim.physics.checks import (
     nearest_free,
     validate_flick,
 )
-from warlords_sim.physics.flight import DIE_BIT, HeightBands, InFlight, plan_flight
+from warlords_sim.physics.flight import DIE_BIT, HeightBands, InFlight, plan_flight, solve_flight
 from warlords_sim.physics.footprint import standing_walls
 from warlords_sim.physics.impact import (
     BlowResponse,
@@ -1137,7 +1137,7 @@ class World:
             return
         vx, vy = d.body.velocity
         omega = np.array([f.omega[0], f.omega[1], d.body.angular_velocity])
-        self._land(d, np.array([vx, vy, vz]), omega, r, floor, f.bounces, f.height(t))
+        self._land(d, np.array([vx, vy, vz]), omega, r, floor, f.bounces, f.height(t), f.t0 + t)
 
     def _land(
         self,
@@ -1148,6 +1148,7 @@ class World:
         floor: float,
         bounces: int,
         centre: float | None = None,
+        at: float | None = None,
     ) -> None:
         """Die ``d`` at orientation ``r``, moving at ``v`` (mm/s, 3) and
         turning at ``omega`` (rad/s, 3), strikes the surface ``floor`` mm
@@ -1163,7 +1164,14 @@ class World:
         the motion the impact leaves it (every velocity scaled by one
         factor), so that no energy is created (the fuzz of
         benchmarks/fuzz_flicks.py found a tumbling die sunk 6 mm into a die
-        it came down on gaining 1.2 %)."""
+        it came down on gaining 1.2 %).
+
+        ``at``: the world time of the impact, within the step just taken
+        (default: its end). The die moves on from the impact as it left
+        it, not from the end of the step: pymunk carried it through the step
+        at its velocity before the impact, which is made good, and its
+        flight is followed from the impact, through the next impact if that
+        comes within the step (:meth:`_fly_on`)."""
         landing = self._landing.land(v, omega, r, bounces)
         v3, w3 = landing.v, landing.omega
         rise = 0.0 if centre is None else floor - float(landing.contact[2]) - centre
@@ -1172,6 +1180,15 @@ class World:
             kin += 0.5 * self._pivot.i2 * float(w3[0] ** 2 + w3[1] ** 2 + w3[2] ** 2)
             k = math.sqrt(max(kin - self._g * rise, 0.0) / kin) if kin > 0.0 else 0.0
             v3, w3 = v3 * k, w3 * k
+        lag = 0.0 if at is None else max(self.time - at, 0.0)
+        if lag > 0.0:
+            # pymunk moved it through the whole step at its velocity before
+            # the impact: it has moved at the new one since the impact
+            (vx0, vy0), spin0 = d.body.velocity, float(d.body.angular_velocity)
+            x, y = d.body.position
+            d.body.position = (x + (float(v3[0]) - vx0) * lag, y + (float(v3[1]) - vy0) * lag)
+            d.body.angle = float(d.body.angle) + (float(w3[2]) - spin0) * lag
+            self._reindex(d.body)
         d.body.velocity = (float(v3[0]), float(v3[1]))
         d.body.angular_velocity = float(w3[2])
         x, y = d.body.position
@@ -1195,7 +1212,44 @@ class World:
             self._lay_flat(d, r, w3, floor, budget=0.5 * kin + self._g * up)
         else:
             zc = floor - float(landing.contact[2])
-            self._start_flight(d, zc, float(v3[2]), r, w3, bounces=bounces + 1, floor=floor)
+            self._fly_on(d, zc, float(v3[2]), r, w3, floor, bounces + 1, lag)
+
+    def _fly_on(
+        self,
+        d: _Die,
+        z: float,
+        vz: float,
+        r: NDArray[np.float64],
+        omega: NDArray[np.float64],
+        floor: float,
+        bounces: int,
+        lag: float,
+    ) -> None:
+        """Die ``d`` bounced ``lag`` s before the end of the step just taken,
+        from centre height ``z`` (mm) at vertical speed ``vz`` (mm/s),
+        orientation ``r`` and angular velocity ``omega``: its free flight
+        from there, up to the end of the step, then on as a planned flight;
+        or, if it strikes the surface again within the step, that impact
+        (:meth:`_land`). Model 2.5d-9 started the flight at the end of the
+        step in the state of the impact, so each bounce lost up to a step
+        (4.2 ms) of fall and turn while pymunk carried the die on, and
+        impacts a fraction of a millisecond apart (a corner, then its
+        neighbour) came a step apart each."""
+        if lag > 0.0:
+            fl = solve_flight(
+                z, vz, r, omega, floor, self._size, self._g, TIMESTEP, radius=self._radius
+            )
+            t = min(fl.t_hit, lag)
+            rate = norm3(omega)
+            if rate > 0.0:
+                r = matmul(rotation_about(omega / rate, rate * t), r)
+            z, vz = z + vz * t - 0.5 * self._g * t * t, vz - self._g * t
+            if fl.t_hit < lag:
+                vx, vy = d.body.velocity
+                at = self.time - lag + t
+                self._land(d, np.array([vx, vy, vz]), omega, r, floor, bounces, z, at)
+                return
+        self._start_flight(d, z, vz, r, omega, bounces=bounces, floor=floor)
 
     def _lay_flat(
         self,
