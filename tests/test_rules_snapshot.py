@@ -81,8 +81,11 @@ def test_copies_continue_bitwise_like_the_original_game() -> None:
     """Saved case: a copy taken at rest must continue bit for bit like the
     game it was copied from.
 
-    What broke: twelve actions in, the third of the next eight (die 18
-    flicked at 662 mm/s, on model 2.5d-9) parts the original from a copy,
+    What broke: forty actions in, one of the next eight parts the original
+    from a copy on model 2.5d-10 (twelve in, which parted on 2.5d-9, no
+    longer does: starts 12, 16, ..., 36 all continue alike there). On
+    2.5d-9: twelve actions in, the third of the next eight (die 18
+    flicked at 662 mm/s) parts the original from a copy,
     by up to 5 micrometres (on 2.5d-7 there too, a launch pushing a row of
     three dice; on 2.5d-8, which did not part there, forty actions in, the
     sixth of eight, by 0.1-0.2 micrometres). The copy has the same
@@ -101,7 +104,7 @@ def test_copies_continue_bitwise_like_the_original_game() -> None:
     and never a die in another place (board, courtyard, out). Copies agree
     with each other (test above), so a planning bot is deterministic; what
     it plans on is the same game, mostly to hundredths of a millimetre."""
-    games = _lockstep(copies=0, start=12)
+    games = _lockstep(copies=0, start=40)
     assert _digest(games[0]) == _digest(games[1])
 
 
