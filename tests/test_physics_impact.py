@@ -24,7 +24,13 @@ from warlords_sim.physics import impact as imp
 from warlords_sim.physics import sharp_impact as sharp
 from warlords_sim.physics import tumble
 from warlords_sim.physics.contact import Feature, floor_contact, rounded_cube_inertia
-from warlords_sim.physics.orientation import ROTATIONS, face_up, rotation_about, with_face_up
+from warlords_sim.physics.orientation import (
+    ROTATIONS,
+    face_up,
+    rotation_about,
+    rotation_z,
+    with_face_up,
+)
 
 _DIE = load_board("standard").die
 A = _DIE.size_mm  # die edge, 16 mm
@@ -261,6 +267,31 @@ def test_rounded_landing_touches_on_the_rounded_corner() -> None:
     assert out.contact == pytest.approx(fc.offset)
     assert -out.contact[2] == pytest.approx(math.sqrt(3.0) * (A / 2.0 - RHO) + RHO)
     assert out.contact[2] - sharp_contact[2] == pytest.approx(RHO * (math.sqrt(3.0) - 1.0))
+
+
+def test_a_corner_impact_that_leaves_the_centre_falling_bounces_on() -> None:
+    """Saved case (model 2.5d-9, found comparing a 300 mm/s high launch step
+    by step with the reference): a die tumbling forward at 15.5 rad/s comes
+    down on one corner of its leading edge; the impact leaves its centre
+    still falling (here at 99 mm/s) while the corner springs up at 458 mm/s
+    and the die turns at 77 rad/s onto its next corner: a new impact, as
+    the reference's die strikes its next corner a fraction of a
+    millisecond later and bounces 0.46 m/s high. 2.5d-9 ended the
+    bouncing on the centre's vertical speed alone (below REST_BOUNCE_SPEED)
+    and laid the die on an edge to pivot, projecting its spin about the
+    horizontal axis across that edge away; 35 of 40 such launches then
+    showed one face. The bouncing ends only when the point that struck and
+    the centre both leave slower than REST_BOUNCE_SPEED."""
+    r = rotation_about((-1.0, 0.0, 0.0), math.radians(20.0)) @ rotation_z(math.radians(1.0))
+    v, omega = np.array([0.0, 272.0, -864.0]), np.array([-15.5, 0.0, 0.0])
+    out = _LANDING.land(v, omega, r, 0)
+    c = out.contact
+    leave = out.v[2] + out.omega[0] * c[1] - out.omega[1] * c[0]
+    assert floor_contact(r, A, RHO, v, omega).feature is Feature.CORNER  # type: ignore[union-attr]
+    assert out.v[2] < 0.0  # the centre still falls
+    assert leave > 5.0 * imp.REST_BOUNCE_SPEED  # the corner springs up
+    assert np.linalg.norm(out.omega) > 70.0
+    assert not out.settles
 
 
 def test_rounded_landing_settles_after_max_bounces() -> None:

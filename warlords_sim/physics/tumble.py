@@ -45,7 +45,7 @@ from numpy.typing import NDArray
 
 from warlords_sim.physics.ledge import LEDGE_GAP_MM, slide_off_ledge
 from warlords_sim.physics.linalg3 import matmul
-from warlords_sim.physics.orientation import FACE_NORMALS, face_up, rotation_about
+from warlords_sim.physics.orientation import FACE_NORMALS, face_up, rotation_about, rotation_z
 from warlords_sim.physics.strike import free_strike
 
 __all__ = [
@@ -97,6 +97,8 @@ class LedgeLaunch:
         r: world orientation (3x3), tilted forward over the ledge.
         omega: angular velocity (rad/s, world, 3): the forward tumble about
             the ledge's edge plus the flick's yaw rate.
+        time: seconds from the flick to leaving the ledge (its flight
+            starts then).
     """
 
     dx: float
@@ -107,6 +109,7 @@ class LedgeLaunch:
     vz: float
     r: Vec
     omega: Vec
+    time: float = 0.0
 
 
 #: Slowest speed (mm/s) the overhang is solved at: a die nudged slower than
@@ -124,36 +127,70 @@ def ledge_launch(
     friction: float,
     strike: float = 0.0,
     i2: float | None = None,
+    radius: float = 0.0,
+    edge: tuple[float, float] | None = None,
 ) -> LedgeLaunch:
     """A die flicked at (vx, vy) mm/s with yaw rate ``spin`` (rad/s) and world
-    orientation ``r`` slides off a ledge whose edge runs across the flick
-    direction (:func:`~warlords_sim.physics.ledge.slide_off_ledge`, kinetic
-    ``friction`` between die and ledge), struck ``strike`` mm above its
-    centre (:func:`~warlords_sim.physics.strike.free_strike`: its centre is
-    over the edge, so no bottom edge is pressed into the ledge). A flick of
-    no speed at all is a die let go where it is: it falls straight, untilted.
+    orientation ``r`` slides off a ledge
+    (:func:`~warlords_sim.physics.ledge.slide_off_ledge`, kinetic
+    ``friction`` between die and ledge, the die's edges rounded to
+    ``radius`` mm), struck ``strike`` mm above its centre
+    (:func:`~warlords_sim.physics.strike.free_strike`: its centre is over
+    the edge, so no bottom edge is pressed into the ledge). A flick of no
+    speed at all is a die let go where it is: it falls straight, untilted.
     ``i2`` is the die's moment of inertia about its centre per unit mass,
     mm^2 (default a sharp cube's a^2 / 6).
+
+    ``edge``: the unit normal (board plane) of the ledge's edge, pointing
+    off the ledge (default: the flick direction, an edge across the flick).
+    The die tips over the edge as it is, about the edge's line, with the
+    speed across the edge; it keeps the speed along the edge (friction along
+    the edge is left out: a flick within a few degrees of square to it
+    slides along it at a few per cent of its speed). A crenelation's edge
+    runs along its wall: in model 2.5d-9 a flick a fraction of a degree off
+    square tipped about an axis that far from the die's edge, so it came
+    down on one corner of its leading edge instead of the edge (saved case
+    in tests/test_physics_ledge.py).
     """
     speed = math.hypot(vx, vy)
     if speed == 0.0:
         return LedgeLaunch(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, np.asarray(r), np.array([0.0, 0.0, spin]))
     ux, uy = (vx / speed, vy / speed) if speed > 0.0 else (0.0, 1.0)
-    pitch = free_strike(speed, strike, size, i2=i2).pitch
-    ex = slide_off_ledge(max(speed, MIN_LEDGE_SPEED), size, gravity, friction, tumble=pitch, i2=i2)
-    shift = ex.forward_mm - size / 2.0 - LEDGE_GAP_MM
-    # tumble forward: about z x u, the ledge's edge
-    axis = np.array([-uy, ux, 0.0])
-    r0 = matmul(rotation_about(axis, ex.tilt), r)
+    nx, ny = (ux, uy) if edge is None else edge
+    across = vx * nx + vy * ny
+    along = -vx * ny + vy * nx  # along the edge, (-ny, nx)
+    if across <= 0.0:
+        raise ValueError(
+            f"ledge_launch: the flick ({vx:g}, {vy:g}) mm/s does not cross the edge "
+            f"of normal ({nx:g}, {ny:g})"
+        )
+    # a finger's blow above the centre: its tumble about the edge's line
+    pitch = free_strike(speed, strike, size, i2=i2).pitch * (ux * nx + uy * ny)
+    ex = slide_off_ledge(
+        max(across, MIN_LEDGE_SPEED), size, gravity, friction, tumble=pitch, i2=i2, radius=radius
+    )
+    # the centre starts over the edge, LEDGE_GAP_MM + a/2 behind the start
+    # along the flick (the convention of physics/ledge.py)
+    back = size / 2.0 + LEDGE_GAP_MM
+    drift = along * ex.time
+    dx = -ux * back + nx * ex.forward_mm - ny * drift
+    dy = -uy * back + ny * ex.forward_mm + nx * drift
+    # it turns at its yaw rate while it slides over the ledge, and tumbles
+    # forward about z x n, the ledge's edge (2.5d-9 left the yaw out: a
+    # die flicked at 300 mm/s with 20 rad/s of spin left the ledge 0.7 rad
+    # short of the reference's yaw, and came down on another corner)
+    axis = np.array([-ny, nx, 0.0])
+    r0 = matmul(rotation_about(axis, ex.tilt), matmul(rotation_z(spin * ex.time), r))
     return LedgeLaunch(
-        dx=ux * shift,
-        dy=uy * shift,
+        dx=dx,
+        dy=dy,
         drop=ex.drop_mm,
-        vx=ux * ex.speed,
-        vy=uy * ex.speed,
+        vx=nx * ex.speed - ny * along,
+        vy=ny * ex.speed + nx * along,
         vz=ex.vz,
         r=np.asarray(r0),
         omega=np.array([axis[0] * ex.tumble, axis[1] * ex.tumble, spin]),
+        time=ex.time,
     )
 
 

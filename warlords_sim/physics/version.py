@@ -92,6 +92,28 @@ History:
     corner as falling only faster than rounding (a die pivoted flat onto a
     face took a side edge). The 900 mm/s high launch's first impact leaves
     15.7 rad/s (35.4 before; the reference 6.1).
+    ``2.5d-10``: the launch from a ledge and the bounces, from a
+    step-by-step comparison with the reference (issue 19, item 3). The
+    rounded die leaves a ledge where its flat bottom face ends (its edges
+    were taken sharp there: at 300 mm/s it left 8 ms later, tilted 21.3
+    against the reference's 14.6 degrees). It tips over the ledge's edge as
+    it runs (a crenelation's along its wall; it tipped about the line
+    across the flick, so a flick a fraction of a degree off square came
+    down on one corner of its leading edge instead of the edge), turning
+    at its yaw rate meanwhile (the yaw on the ledge was left out: 0.6 rad
+    at 300 mm/s and 20 rad/s). Its flight starts when it leaves the ledge,
+    the time on the ledge in the clock (the flight started with the flick:
+    a 900 mm/s high launch's first landing at 83 ms, the reference's at
+    91). A bounce ends only when both the point that struck and the centre
+    leave the floor slower than ``REST_BOUNCE_SPEED`` (it took the centre's
+    speed alone: a corner's impact leaves a tumbling die's centre still
+    falling while the corner springs up, and the die was laid on an edge,
+    turning at 86 rad/s, where the reference's strikes its next corner and
+    bounces 0.46 m/s high). And a bounce flies on from the impact (its
+    flight started at the end of the step, in the state of the impact:
+    each bounce lost up to a step of fall and turn while pymunk carried the
+    die on, and impacts a fraction of a millisecond apart came a step apart
+    each).
 """
 
 from __future__ import annotations
@@ -102,7 +124,7 @@ __all__ = ["ENGINE", "MODEL_VERSION", "pymunk_version"]
 #: (see :data:`warlords_sim.rules.physics_port.ENGINES`).
 ENGINE = "2.5d"
 #: The version of the 2.5D model (see the module docstring for when to bump it).
-MODEL_VERSION = "2.5d-9"
+MODEL_VERSION = "2.5d-10"
 
 
 def pymunk_version() -> str:

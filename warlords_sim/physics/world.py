@@ -65,7 +65,7 @@ import pymunk
 from numpy.typing import NDArray
 
 from warlords_sim import stop
-from warlords_sim.board import Board, Wall
+from warlords_sim.board import Board, Rect, Wall
 from warlords_sim.physics import tumble
 from warlords_sim.physics.checks import (
     MAX_FLICK_SPEED,
@@ -79,7 +79,7 @@ from warlords_sim.physics.checks import (
     nearest_free,
     validate_flick,
 )
-from warlords_sim.physics.flight import DIE_BIT, HeightBands, InFlight, plan_flight
+from warlords_sim.physics.flight import DIE_BIT, HeightBands, InFlight, plan_flight, solve_flight
 from warlords_sim.physics.footprint import standing_walls
 from warlords_sim.physics.impact import (
     BlowResponse,
@@ -89,7 +89,8 @@ from warlords_sim.physics.impact import (
     SideBlowModel,
     die_inertia,
 )
-from warlords_sim.physics.linalg3 import dot3, matmul
+from warlords_sim.physics.ledge import LEDGE_GAP_MM
+from warlords_sim.physics.linalg3 import dot3, matmul, norm3
 from warlords_sim.physics.orientation import (
     face_up,
     orientation_index,
@@ -194,6 +195,27 @@ class _Rolling:
         return self.state.phi
 
 
+@dataclass(frozen=True)
+class _OnLedge:
+    """A die sliding off a ledge (:func:`~warlords_sim.physics.tumble.ledge_launch`,
+    solved in closed form): its flight starts at the end of step ``step``,
+    the first step boundary after it left the ledge, in the state it has
+    then (centre x, y, z mm; velocity mm/s; orientation; angular velocity
+    rad/s; yaw rad); ``on_ledge`` is its centre's height on the ledge, mm."""
+
+    step: int
+    x: float
+    y: float
+    z: float
+    vx: float
+    vy: float
+    vz: float
+    r: NDArray[np.float64]
+    omega: NDArray[np.float64]
+    yaw: float
+    on_ledge: float
+
+
 @dataclass
 class _Die:
     id: int
@@ -208,6 +230,7 @@ class _Die:
     cocked: bool = False  # decided when it comes to rest (World._decide_cocked)
     lean: tuple[float, float] | None = None  # direction it tipped against something
     roll: _Rolling | None = None  # pivoting over an edge
+    ledge: _OnLedge | None = None  # sliding off the ledge it was flicked from
     mask: int = -1
     next_mask_step: int = -1
     # (x, y, yaw) where it came to rest (World._rested); None while it moves
@@ -680,6 +703,8 @@ class World:
         d = self._get(die)
         f = d.flight
         if f is None:
+            if d.ledge is not None:
+                return d.ledge.on_ledge
             if d.roll is not None:
                 return d.floor + pivot_centre(d.roll.phi, self._pivot)[1]
             return d.floor + self._size / 2.0
@@ -689,7 +714,8 @@ class World:
         """Kinetic plus potential energy of die ``die`` now, g mm^2/s^2
         (nJ), the board surface the zero of height: its planar motion
         (pymunk), its height, vertical speed and 3D turning (flight or
-        pivot), the rounded die's moment of inertia
+        pivot; a die sliding off a ledge counts what it leaves the ledge
+        with, no more than it had on it), the rounded die's moment of inertia
         (:func:`~warlords_sim.physics.impact.die_inertia`). For checking
         that the motion creates no energy (``benchmarks/fuzz_flicks.py``).
 
@@ -699,6 +725,11 @@ class World:
         d = self._get(die)
         m = self._mass
         i2 = self._i2
+        st = d.ledge
+        if st is not None:  # sliding off a ledge: what it leaves it with
+            w = st.omega
+            kin = st.vx**2 + st.vy**2 + st.vz**2 + i2 * float(w[0] ** 2 + w[1] ** 2 + w[2] ** 2)
+            return 0.5 * m * kin + m * self._g * st.z
         vx, vy = d.body.velocity
         spin = float(d.body.angular_velocity)
         f = d.flight
@@ -987,6 +1018,11 @@ class World:
                     self._wake(d)
         for i in sorted(self._active):
             d = self._dice[i]
+            if d.ledge is not None:
+                if self.steps >= d.ledge.step:
+                    self._leave_ledge(d)
+                else:
+                    nxt = min(nxt, d.ledge.step)
             if d.roll is not None:
                 self._advance_roll(d)
                 if d.roll is not None:
@@ -1016,7 +1052,7 @@ class World:
         if not self.board.on_board(x, y):
             self._exit(d)
             return
-        if d.flight is not None or d.roll is not None:
+        if d.flight is not None or d.roll is not None or d.ledge is not None:
             return
         if d.floor > 0.0 and not self._support.holds(d.shape, d.body.position, d.floor):
             self._fall(d)
@@ -1101,7 +1137,7 @@ class World:
             return
         vx, vy = d.body.velocity
         omega = np.array([f.omega[0], f.omega[1], d.body.angular_velocity])
-        self._land(d, np.array([vx, vy, vz]), omega, r, floor, f.bounces, f.height(t))
+        self._land(d, np.array([vx, vy, vz]), omega, r, floor, f.bounces, f.height(t), f.t0 + t)
 
     def _land(
         self,
@@ -1112,6 +1148,7 @@ class World:
         floor: float,
         bounces: int,
         centre: float | None = None,
+        at: float | None = None,
     ) -> None:
         """Die ``d`` at orientation ``r``, moving at ``v`` (mm/s, 3) and
         turning at ``omega`` (rad/s, 3), strikes the surface ``floor`` mm
@@ -1127,7 +1164,14 @@ class World:
         the motion the impact leaves it (every velocity scaled by one
         factor), so that no energy is created (the fuzz of
         benchmarks/fuzz_flicks.py found a tumbling die sunk 6 mm into a die
-        it came down on gaining 1.2 %)."""
+        it came down on gaining 1.2 %).
+
+        ``at``: the world time of the impact, within the step just taken
+        (default: its end). The die moves on from the impact as it left
+        it, not from the end of the step: pymunk carried it through the step
+        at its velocity before the impact, which is made good, and its
+        flight is followed from the impact, through the next impact if that
+        comes within the step (:meth:`_fly_on`)."""
         landing = self._landing.land(v, omega, r, bounces)
         v3, w3 = landing.v, landing.omega
         rise = 0.0 if centre is None else floor - float(landing.contact[2]) - centre
@@ -1136,6 +1180,15 @@ class World:
             kin += 0.5 * self._pivot.i2 * float(w3[0] ** 2 + w3[1] ** 2 + w3[2] ** 2)
             k = math.sqrt(max(kin - self._g * rise, 0.0) / kin) if kin > 0.0 else 0.0
             v3, w3 = v3 * k, w3 * k
+        lag = 0.0 if at is None else max(self.time - at, 0.0)
+        if lag > 0.0:
+            # pymunk moved it through the whole step at its velocity before
+            # the impact: it has moved at the new one since the impact
+            (vx0, vy0), spin0 = d.body.velocity, float(d.body.angular_velocity)
+            x, y = d.body.position
+            d.body.position = (x + (float(v3[0]) - vx0) * lag, y + (float(v3[1]) - vy0) * lag)
+            d.body.angle = float(d.body.angle) + (float(w3[2]) - spin0) * lag
+            self._reindex(d.body)
         d.body.velocity = (float(v3[0]), float(v3[1]))
         d.body.angular_velocity = float(w3[2])
         x, y = d.body.position
@@ -1159,7 +1212,44 @@ class World:
             self._lay_flat(d, r, w3, floor, budget=0.5 * kin + self._g * up)
         else:
             zc = floor - float(landing.contact[2])
-            self._start_flight(d, zc, float(v3[2]), r, w3, bounces=bounces + 1, floor=floor)
+            self._fly_on(d, zc, float(v3[2]), r, w3, floor, bounces + 1, lag)
+
+    def _fly_on(
+        self,
+        d: _Die,
+        z: float,
+        vz: float,
+        r: NDArray[np.float64],
+        omega: NDArray[np.float64],
+        floor: float,
+        bounces: int,
+        lag: float,
+    ) -> None:
+        """Die ``d`` bounced ``lag`` s before the end of the step just taken,
+        from centre height ``z`` (mm) at vertical speed ``vz`` (mm/s),
+        orientation ``r`` and angular velocity ``omega``: its free flight
+        from there, up to the end of the step, then on as a planned flight;
+        or, if it strikes the surface again within the step, that impact
+        (:meth:`_land`). Model 2.5d-9 started the flight at the end of the
+        step in the state of the impact, so each bounce lost up to a step
+        (4.2 ms) of fall and turn while pymunk carried the die on, and
+        impacts a fraction of a millisecond apart (a corner, then its
+        neighbour) came a step apart each."""
+        if lag > 0.0:
+            fl = solve_flight(
+                z, vz, r, omega, floor, self._size, self._g, TIMESTEP, radius=self._radius
+            )
+            t = min(fl.t_hit, lag)
+            rate = norm3(omega)
+            if rate > 0.0:
+                r = matmul(rotation_about(omega / rate, rate * t), r)
+            z, vz = z + vz * t - 0.5 * self._g * t * t, vz - self._g * t
+            if fl.t_hit < lag:
+                vx, vy = d.body.velocity
+                at = self.time - lag + t
+                self._land(d, np.array([vx, vy, vz]), omega, r, floor, bounces, z, at)
+                return
+        self._start_flight(d, z, vz, r, omega, bounces=bounces, floor=floor)
 
     def _lay_flat(
         self,
@@ -1897,7 +1987,7 @@ class World:
         if flick.launch is not LaunchKind.TABLE:
             # it slides off the ledge (a crenelation or the engine's top):
             # the overhang is solved in closed motion, the flight starts as
-            # it leaves the edge
+            # it leaves the edge, the ledge's time after the flick
             off = tumble.ledge_launch(
                 vx,
                 vy,
@@ -1908,17 +1998,90 @@ class World:
                 self.board.wall_material.friction,
                 strike=flick.strike_mm,
                 i2=self._i2,
+                radius=self._radius,
+                edge=self._ledge_edge(flick),
             )
-            d.body.position = (x + off.dx, y + off.dy)
-            d.body.velocity = (off.vx, off.vy)
-            self._reindex(d.body)
             # it starts above everything lower than its launch height, so that
             # coming down over a taller obstacle lands it on top
             self._set_mask(d, self._bands.mask_above(flick.height_mm))
             z0 = flick.height_mm + self._size / 2.0 - off.drop
-            self._start_flight(d, z0, off.vz, off.r, off.omega)
+            self._slide_off_ledge(d, off, z0)
         self._next_check = self.steps + 1
         return initial
+
+    def _ledge_edge(self, flick: Flick) -> tuple[float, float] | None:
+        """The unit normal (board plane, pointing off the ledge) of the edge
+        a crenelation or siege launch leaves from: a wall's or the engine
+        top's side, along the board axis nearest the flick, when a wall or
+        the engine stands under the die behind the edge; None (an edge
+        across the flick) at an open spot, where the reference sets a block
+        across the flick (:class:`~warlords_sim.reference.scene.LaunchLedge`)."""
+        assert flick.start is not None  # validate() checked it
+        speed = flick.speed
+        if speed <= 0.0:
+            return None
+        ux, uy = flick.velocity[0] / speed, flick.velocity[1] / speed
+        back = self._size + LEDGE_GAP_MM  # the middle of the die on the ledge
+        px, py = flick.start[0] - ux * back, flick.start[1] - uy * back
+        rects = [w.rect for _, w in standing_walls(self.board, self.castle_seats, self.side_walls)]
+        if self._engine_xy is not None:
+            ew = self.board.siege_engine.width_mm / 2.0
+            ex, ey = self._engine_xy
+            rects.append(Rect(ex - ew, ey - ew, ex + ew, ey + ew))
+        if not any(rect.contains(px, py) for rect in rects):
+            return None
+        if abs(ux) >= abs(uy):
+            return (1.0 if ux > 0.0 else -1.0, 0.0)
+        return (0.0, 1.0 if uy > 0.0 else -1.0)
+
+    def _slide_off_ledge(self, d: _Die, off: tumble.LedgeLaunch, z0: float) -> None:
+        """Die ``d``, flicked from a ledge, leaves it ``off.time`` s after
+        the flick (``off``: its state then, its centre ``z0`` mm high). It
+        slides over the ledge for the steps until then, and flies from the
+        first step boundary after it, in the state its free flight has
+        reached there. Model 2.5d-9 started the flight as the flick began,
+        leaving the time on the ledge out of the clock (the first landing of
+        a 900 mm/s high launch at 83 ms against the reference's 91 ms; saved
+        case in tests/test_physics_ledge.py)."""
+        x, y = d.body.position
+        wait = math.ceil(off.time / TIMESTEP - 1e-9) if off.time > 0.0 else 0
+        tau = wait * TIMESTEP - off.time  # the free flight before that boundary
+        w = off.omega
+        rate = norm3(w)
+        r = off.r if rate == 0.0 else matmul(rotation_about(w / rate, rate * tau), off.r)
+        state = _OnLedge(
+            self.steps + wait,
+            x + off.dx + off.vx * tau,
+            y + off.dy + off.vy * tau,
+            z0 + off.vz * tau - 0.5 * self._g * tau * tau,
+            off.vx,
+            off.vy,
+            off.vz - self._g * tau,
+            r,
+            w,
+            float(d.body.angle) + float(w[2]) * (off.time + tau),
+            z0 + off.drop,
+        )
+        if wait == 0:
+            d.ledge = state
+            self._leave_ledge(d)
+            return
+        # over the ledge: the body moves at the speed that brings it there,
+        # turning at its yaw rate
+        d.body.velocity = ((state.x - x) / (wait * TIMESTEP), (state.y - y) / (wait * TIMESTEP))
+        d.body.angular_velocity = float(w[2])
+        d.ledge = state
+
+    def _leave_ledge(self, d: _Die) -> None:
+        """The die flicked from a ledge has left it: its flight starts."""
+        st = d.ledge
+        assert st is not None
+        d.ledge = None
+        d.body.position = (st.x, st.y)
+        d.body.angle = st.yaw
+        d.body.velocity = (st.vx, st.vy)
+        self._reindex(d.body)
+        self._start_flight(d, st.z, st.vz, st.r, st.omega)
 
     def drop(
         self,
