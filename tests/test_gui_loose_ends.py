@@ -430,8 +430,14 @@ def test_render_captions_are_whole_and_say_whose_damage(pyglet_mod: Any) -> None
     from warlords_sim.replay import load_replay
 
     examples = Path(__file__).resolve().parents[1] / "examples" / "replays"
-    c = ReplayController(load_replay(examples / "game-2p-standard.jsonl"))
-    c.skip_to(12)
+    rep = load_replay(examples / "game-2p-standard.jsonl")
+    c = ReplayController(rep)
+    longest = 0, 0
+    for k in range(1, 40):  # the example's longest caption among its first actions
+        c.skip_to(k)
+        longest = max(longest, (len(c.told or ""), k))
+    c = ReplayController(rep)
+    c.skip_to(longest[1])
     canvas = Canvas(c, 600)
     try:
         canvas.draw()

@@ -109,8 +109,16 @@ def test_bad_hands_and_aimed_fail_in_one_line(
     assert "\n" not in str(e.value)
 
 
-def test_version_3_files_still_load_with_no_hands() -> None:
-    rep = load_replay(EXAMPLE)
+def test_version_3_files_still_load_with_no_hands(tmp_path: Path) -> None:
+    """A file written before hands existed (the example as format 3: its
+    header without ``hands``) loads, with no hands and no aimed flicks."""
+    lines = EXAMPLE.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["version"] = 3
+    header.pop("hands", None)
+    old = tmp_path / "v3.jsonl"
+    old.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    rep = load_replay(old)
     assert rep.header.version == 3 and rep.header.hands is None
     assert all(line.aimed is None for line in rep.actions)
 
