@@ -58,10 +58,6 @@ DIE_BIT = 1
 
 Vec = NDArray[np.float64]
 
-_CORNERS = np.array(
-    [[sx, sy, sz] for sx in (-0.5, 0.5) for sy in (-0.5, 0.5) for sz in (-0.5, 0.5)]
-).T  # 3 x 8, unit cube
-
 
 @dataclass(frozen=True)
 class Flight:
@@ -86,19 +82,39 @@ def _lowest_offsets(r0: Vec, omega: Vec, times: Vec, size: float, radius: float 
     and the sines are plain floats (:mod:`~warlords_sim.physics.linalg3`),
     so the result does not depend on the CPU.
     """
+    (r00, r01, r02), (r10, r11, r12), (r20, r21, r22) = _rows3(r0)
+    # the core cube's corners at t = 0 (world offsets): r0 times the corners
+    # (+-half, +-half, +-half), each entry (r_i0 x + r_i1 y) + r_i2 z as
+    # linalg3.matmul takes it
+    half = 0.5 * (size - 2.0 * radius)
+    vx, vy, vz = [], [], []
+    for x in (-half, half):
+        for y in (-half, half):
+            for z in (-half, half):
+                vx.append(r00 * x + r01 * y + r02 * z)
+                vy.append(r10 * x + r11 * y + r12 * z)
+                vz.append(r20 * x + r21 * y + r22 * z)
     w = norm3(omega)
-    verts = matmul(r0, _CORNERS * (size - 2.0 * radius))  # 3 x 8, world offsets at t = 0
     if w < 1e-12:
-        return np.full(times.shape, float(np.min(verts[2])) - radius)
+        return np.full(times.shape, min(vz) - radius)
     ux, uy, uz = float(omega[0]) / w, float(omega[1]) / w, float(omega[2]) / w
-    c0 = verts[2]
-    c1 = -uy * verts[0] + ux * verts[1]
-    c2 = (uz * ux) * verts[0] + (uz * uy) * verts[1] + (uz * uz - 1.0) * verts[2]
+    c0 = np.array(vz)
+    c1 = np.array([-uy * x + ux * y for x, y in zip(vx, vy, strict=True)])
+    cx, cy, cz = uz * ux, uz * uy, uz * uz - 1.0
+    c2 = np.array([cx * x + cy * y + cz * z for x, y, z in zip(vx, vy, vz, strict=True)])
     phi = [w * t for t in times.tolist()]
     s = np.array([math.sin(p) for p in phi])[:, None]
     c = np.array([1.0 - math.cos(p) for p in phi])[:, None]
-    low = np.min(c0[None, :] + s * c1[None, :] + c * c2[None, :], axis=1)
+    low = (c0[None, :] + s * c1[None, :] + c * c2[None, :]).min(axis=1)
     return np.asarray(low - radius)
+
+
+def _rows3(m: Vec) -> list[list[float]]:
+    """A 3x3 matrix's rows as plain floats."""
+    rows: list[list[float]] = (
+        m.tolist() if isinstance(m, np.ndarray) else [[float(x) for x in row] for row in m]
+    )
+    return rows
 
 
 def solve_flight(
@@ -136,27 +152,49 @@ def solve_flight(
     if n_steps <= _SHORT_FLIGHT_STEPS:
         return _solve_short(z0, vz0, r0, omega, floor, size, gravity, dt, substeps, n_steps, radius)
     h = dt / substeps
-    times = np.arange(1, n_steps * substeps + 1, dtype=np.float64) * h
+    n = n_steps * substeps
+    times = np.arange(1, n + 1, dtype=np.float64) * h
     zc = z0 + vz0 * times - 0.5 * gravity * times * times
-    low = zc + _lowest_offsets(r0, omega, times, size, radius)
-    below = np.nonzero(low <= floor)[0]
+    # The lowest point lies at most a corner's reach below the centre: only
+    # the samples whose centre is that near the floor can be the hit, and
+    # only those and the steps' ends (the masks) are evaluated, each element
+    # on its own (so with the same bits as if all were).
+    reach = math.sqrt(3.0) * (size / 2.0 - radius) + radius + _REACH_MARGIN
+    near = zc - reach <= floor
+    want = near.copy()
+    want[substeps - 1 :: substeps] = True
+    idx = np.flatnonzero(want)
+    lows = zc[idx] + _lowest_offsets(r0, omega, times[idx], size, radius)
+    below = np.flatnonzero(lows <= floor)  # (a sample not near is above the floor)
     if below.size == 0:  # numerically grazing: land at the end of the window
-        k = times.size - 1
+        k = n - 1
         t_hit = float(times[k])
     else:
-        k = int(below[0])
+        j = int(below[0])
+        k = int(idx[j])
         if k == 0:
             # touching at the start (just after a bounce): the next contact is
             # at least one sample later, so time always moves on
             t_hit = float(times[0])
         else:
-            t_prev, l_prev = float(times[k - 1]), float(low[k - 1])
-            t_k, l_k = float(times[k]), float(low[k])
+            t_prev, t_k, l_k = float(times[k - 1]), float(times[k]), float(lows[j])
+            if j > 0 and idx[j - 1] == k - 1:
+                l_prev = float(lows[j - 1])
+            else:
+                prev = times[k - 1 : k]
+                l_prev = float((zc[k - 1 : k] + _lowest_offsets(r0, omega, prev, size, radius))[0])
             frac = 0.0 if l_prev == l_k else (l_prev - floor) / (l_prev - l_k)
             t_hit = t_prev + min(max(frac, 0.0), 1.0) * (t_k - t_prev)
     steps = max(1, math.ceil(t_hit / dt - 1e-9))
-    low_steps = low[substeps - 1 : steps * substeps : substeps]
-    return Flight(t_hit=t_hit, low_at_steps=np.asarray(low_steps))
+    ends = np.arange(substeps - 1, min(steps * substeps, n), substeps)
+    low_steps = lows[np.searchsorted(idx, ends)]
+    return Flight(t_hit=t_hit, low_at_steps=low_steps)
+
+
+#: How far (mm) the lowest point may be taken below the centre beyond a
+#: corner's reach (sqrt 3 (a/2 - rho) + rho): a bound on the rounding of
+#: :func:`_lowest_offsets` (under 1e-13 mm), many times over.
+_REACH_MARGIN = 1e-6
 
 
 #: Flights of at most this many steps are solved in plain floats, sample by
