@@ -73,6 +73,8 @@ def face_up(r: Matrix) -> int:
     number, deterministically.
     """
     zrow = r[2]
+    if isinstance(zrow, np.ndarray) and zrow.dtype == np.float64:
+        zrow = zrow.tolist()  # plain floats: the same products, without numpy's scalars
     best, best_z = 1, -2.0
     for face in (1, 2, 3, 4, 5, 6):
         n = FACE_NORMALS[face]
