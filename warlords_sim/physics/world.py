@@ -2102,7 +2102,8 @@ class World:
             d = self._dice[i]
             x, y = d.body.position
             h.update(struct.pack("<qddd", i, x, y, d.body.angle))
-            h.update(struct.pack("<9d", *np.asarray(d.r_rel, dtype=np.float64).ravel()))
+            # (the nine float64s in C order, little-endian: struct.pack("<9d", ...)'s bytes)
+            h.update(np.ascontiguousarray(d.r_rel, dtype="<f8").reshape(9).tobytes())
             h.update(struct.pack("<d?", d.floor, d.cocked))
         h.update(struct.pack(f"<{len(self._pins)}q", *sorted(self._pins)))
         if self._engine_xy is not None:
