@@ -173,6 +173,9 @@ _SIGNS = tuple(tuple(1.0 if k >> i & 1 else -1.0 for i in range(3)) for k in ran
 
 
 def _rotation(r: object) -> list[list[float]]:
+    if isinstance(r, np.ndarray) and r.dtype == np.float64 and r.shape == (3, 3):
+        fast: list[list[float]] = r.tolist()  # already plain floats
+        return fast
     rows = r.tolist() if isinstance(r, np.ndarray) else r
     try:
         out = [[float(x) for x in row] for row in rows]  # type: ignore[union-attr]
@@ -324,7 +327,7 @@ class Impact:
     steps: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Frame:
     """An impact in its contact frame: e1 (signed so that the normal impulse
     drives the slip towards +e1), e2 across it, n = +z; the slip (x, y) =
@@ -430,7 +433,7 @@ def _work_root(rates: Sequence[float], gap: float) -> float:
     return t
 
 
-@dataclass
+@dataclass(slots=True)
 class _Slip:
     """The contact's state along the impact: normal impulse ``p``, slip
     components ``x`` (along e1) and ``y`` (along e2, >= 0), the normal
