@@ -407,18 +407,6 @@ def _rk4_slip(
     )
 
 
-def _rk4(y: _Y, p: PivotParams, dt: float, stuck: bool) -> _Y:
-    """One RK4 step in one contact mode, a slip in the direction it has at
-    the start (raises as :func:`_rk4_stuck` and :func:`_rk4_slip`)."""
-    if stuck:
-        return _rk4_stuck(y, p._consts, dt)
-    wu, wc = y[2] - p.radius * y[1], y[3]
-    speed = math.hypot(wu, wc)
-    if speed > 0.0:
-        return _rk4_slip(y, p._consts, dt, wu / speed, wc / speed)
-    return _rk4_slip(y, p._consts, dt, 0.0, 0.0)
-
-
 def _energy_of(y: _Y, p: PivotParams) -> float:
     """:func:`energy` of a state tuple (the same arithmetic)."""
     arm, rho, g, i2 = p._consts[:4]
@@ -431,8 +419,10 @@ def _energy_of(y: _Y, p: PivotParams) -> float:
     return kin + g * (rho + k)
 
 
-def _substep(y: _Y, p: PivotParams, dt: float) -> _Y:
-    """``dt`` s on, rolling or slipping as friction decides.
+def _substep(y: _Y, p: PivotParams, dt: float, e0: float | None = None) -> tuple[_Y, float | None]:
+    """``dt`` s on, rolling or slipping as friction decides; ``e0`` is
+    :func:`_energy_of` ``y`` if the caller knows it. Returns the state and
+    its energy if known (None: not worked out).
 
     Raises:
         _Lifts: the floor lets go of the edge within the substep (the die
@@ -440,22 +430,27 @@ def _substep(y: _Y, p: PivotParams, dt: float) -> _Y:
     """
     arm, rho, g, i2, _, mus = p._consts
     phi, rate, along, cross, s, t = y
-    # e0 = energy(y), and h, k at phi (the same arithmetic as _hk, energy)
-    h = -arm * math.cos(phi + _Q)
-    k = arm * math.sin(phi + _Q)
-    vx = along + k * rate
-    vz = -h * rate
-    e0 = 0.5 * (vx * vx + vz * vz + cross * cross + i2 * rate * rate) + g * (rho + k)
+    if e0 is None:
+        # e0 = energy(y) (the same arithmetic as _hk, energy)
+        h = -arm * math.cos(phi + _Q)
+        k = arm * math.sin(phi + _Q)
+        vx = along + k * rate
+        vz = -h * rate
+        e0 = 0.5 * (vx * vx + vz * vz + cross * cross + i2 * rate * rate) + g * (rho + k)
     wu, wc = along - rho * rate, cross
-    slow = math.hypot(wu, wc) <= STICK_SPEED
+    speed = math.hypot(wu, wc)
+    slow = speed <= STICK_SPEED
     if slow:
         # static friction holds a contact that is not slipping (_stick_accel)?
+        h = -arm * math.cos(phi + _Q)
+        k = arm * math.sin(phi + _Q)
         acc = h * (g + rho * rate * rate) / (i2 + h * h + (rho + k) * (rho + k))
         n = g - h * acc - k * rate * rate
         f = (rho + k) * acc - h * rate * rate
         stuck = abs(f) <= mus * max(n, 0.0)
     else:
         stuck = False
+    consts = p._consts
     if not stuck:
         if slow:
             # static friction cannot hold it: it starts to slip the way the
@@ -463,8 +458,11 @@ def _substep(y: _Y, p: PivotParams, dt: float) -> _Y:
             along = rho * rate - math.copysign(STICK_SPEED * 2.0, f)
             y = (phi, rate, along, cross, s, t)
             wu, wc = along - rho * rate, cross
+            speed = math.hypot(wu, wc)
+        # the slip's direction, held for the step (as _rk4 takes it)
+        du, dc = (wu / speed, wc / speed) if speed > 0.0 else (0.0, 0.0)
         try:
-            nxt = _rk4(y, p, dt, stuck=False)
+            nxt = _rk4_slip(y, consts, dt, du, dc)
         except _Singular:  # Painlevé: the edge sticks
             stuck = True
             y = (phi, rate, rho * rate, 0.0, s, t)
@@ -478,17 +476,17 @@ def _substep(y: _Y, p: PivotParams, dt: float) -> _Y:
             lo, hi = 0.0, dt
             for _ in range(30):
                 mid = 0.5 * (lo + hi)
-                m = _rk4(y, p, mid, stuck=False)
+                m = _rk4_slip(y, consts, mid, du, dc)
                 if (m[2] - rho * m[1]) * wu + m[3] * wc > 0.0:
                     lo = mid
                 else:
                     hi = mid
-            at = _rk4(y, p, lo, stuck=False) if lo > 0.0 else y
-            at = _no_gain((at[0], at[1], rho * at[1], 0.0, at[4], at[5]), e0, p)
+            at = _rk4_slip(y, consts, lo, du, dc) if lo > 0.0 else y
+            at = _no_gain((at[0], at[1], rho * at[1], 0.0, at[4], at[5]), e0, p)[0]
             if dt - lo <= 0.0:
-                return at
+                return at, None
             return _substep(at, p, dt - lo)
-    return _keep_energy(_rk4_stuck(y, p._consts, dt), e0, p)
+    return _keep_energy(_rk4_stuck(y, consts, dt), e0, p), None
 
 
 def _keep_energy(y: _Y, e0: float, p: PivotParams) -> _Y:
@@ -505,18 +503,19 @@ def _keep_energy(y: _Y, e0: float, p: PivotParams) -> _Y:
     return (phi, rate, rho * rate, 0.0, y[4], y[5])
 
 
-def _no_gain(y: _Y, e0: float, p: PivotParams) -> _Y:
+def _no_gain(y: _Y, e0: float, p: PivotParams) -> tuple[_Y, float | None]:
     """A slipping edge loses energy to friction: never let the integration
     error add any (every velocity is scaled by one factor, which scales the
-    kinetic energy by its square, down to the energy it had)."""
+    kinetic energy by its square, down to the energy it had). Returns the
+    state and its energy if it was kept (None if scaled)."""
     e = _energy_of(y, p)
     if e <= e0:
-        return y
+        return y, e
     arm, rho, g = p._consts[:3]
     pot = g * (rho + arm * math.sin(y[0] + _Q))
     kin = e - pot
     f = math.sqrt(max(e0 - pot, 0.0) / kin) if kin > 0.0 else 0.0
-    return (y[0], y[1] * f, y[2] * f, y[3] * f, y[4], y[5])
+    return (y[0], y[1] * f, y[2] * f, y[3] * f, y[4], y[5]), None
 
 
 def _at(st: PivotState, phi: float, p: PivotParams) -> PivotState:
@@ -554,11 +553,12 @@ def advance(st: PivotState, dt: float, p: PivotParams) -> tuple[PivotState, Pivo
         raise ValueError(f"pivot: dt must be positive, got {dt}")
     h = dt / SUBSTEPS
     y = (st.phi, st.rate, st.along, st.cross, st.s, st.t)
+    e: float | None = None  # the energy of y, where the last substep knew it
     for _ in range(SUBSTEPS):
         # (a floor that would have to pull anywhere in a substep raises
         # _Lifts from the equations themselves)
         try:
-            nxt = _substep(y, p, h)
+            nxt, e = _substep(y, p, h, e)
         except _Lifts:
             return PivotState(*y), PivotEnd.HOP
         y = nxt
