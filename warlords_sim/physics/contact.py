@@ -173,6 +173,9 @@ _SIGNS = tuple(tuple(1.0 if k >> i & 1 else -1.0 for i in range(3)) for k in ran
 
 
 def _rotation(r: object) -> list[list[float]]:
+    if isinstance(r, np.ndarray) and r.dtype == np.float64 and r.shape == (3, 3):
+        fast: list[list[float]] = r.tolist()  # already plain floats
+        return fast
     rows = r.tolist() if isinstance(r, np.ndarray) else r
     try:
         out = [[float(x) for x in row] for row in rows]  # type: ignore[union-attr]
@@ -324,7 +327,7 @@ class Impact:
     steps: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Frame:
     """An impact in its contact frame: e1 (signed so that the normal impulse
     drives the slip towards +e1), e2 across it, n = +z; the slip (x, y) =
@@ -430,7 +433,7 @@ def _work_root(rates: Sequence[float], gap: float) -> float:
     return t
 
 
-@dataclass
+@dataclass(slots=True)
 class _Slip:
     """The contact's state along the impact: normal impulse ``p``, slip
     components ``x`` (along e1) and ``y`` (along e2, >= 0), the normal
@@ -792,7 +795,10 @@ def _turn(
     big_d = big_b - big_a
     floor = 0.05 * (c if c > big_b else big_b)
     x, y, p, w = st.x, st.y, st.p, st.w
-    s = math.sqrt(x * x + y * y)
+    compressing, target = st.compressing, st.target
+    sqrt = math.sqrt
+    finish, planar = _FINISH * speed, _PLANAR
+    s = sqrt(x * x + y * y)
     fx, fy = c * s - big_a * x, -big_b * y
     un = g0 + gp * p + gx * x
     steps = 0
@@ -813,18 +819,18 @@ def _turn(
         h = h if s * h <= dp_max else dp_max / s
         hh = 0.5 * h
         x2, y2 = x + hh * fx, y + hh * fy
-        s2 = math.sqrt(x2 * x2 + y2 * y2)
+        s2 = sqrt(x2 * x2 + y2 * y2)
         ax, ay = c * s2 - big_a * x2, -big_b * y2
         x3, y3 = x + hh * ax, y + hh * ay
-        s3 = math.sqrt(x3 * x3 + y3 * y3)
+        s3 = sqrt(x3 * x3 + y3 * y3)
         bx, by = c * s3 - big_a * x3, -big_b * y3
         x4, y4 = x + h * bx, y + h * by
-        s4 = math.sqrt(x4 * x4 + y4 * y4)
+        s4 = sqrt(x4 * x4 + y4 * y4)
         k = h / 6.0
         nx = x + k * (fx + 2.0 * (ax + bx) + (c * s4 - big_a * x4))
         ny = y + k * (fy + 2.0 * (ay + by) - big_b * y4)
         np_ = p + k * (s + 2.0 * (s2 + s3) + s4)
-        ns = math.sqrt(nx * nx + ny * ny)
+        ns = sqrt(nx * nx + ny * ny)
         gx1, gy1 = c * ns - big_a * nx, -big_b * ny
         un1 = g0 + gp * np_ + gx * nx
         # cubic Hermite interpolants on the step (t in [0, 1]): u_n, p, x
@@ -854,16 +860,17 @@ def _turn(
             r5 += n2 * q3 + n3 * q2
             r6 = n3 * q3
         dw = r0 + r1 / 2.0 + r2 / 3.0 + r3 / 4.0 + r4 / 5.0 + r5 / 6.0 + r6 / 7.0
-        rates = (r0, r1, r2, r3, r4, r5, r6)
-        if st.compressing and un1 >= 0.0:
+        if compressing and un1 >= 0.0:
+            rates = (r0, r1, r2, r3, r4, r5, r6)
             t = _hermite_root(un, un1, du0, du1)
-        elif not st.compressing and w + dw >= st.target:
-            t = _work_root(rates, st.target - w)
+        elif not compressing and w + dw >= target:
+            rates = (r0, r1, r2, r3, r4, r5, r6)
+            t = _work_root(rates, target - w)
         else:
             x, y, p, w, s, un = nx, ny, np_, w + dw, ns, un1
             fx, fy = gx1, gy1
-            st.x, st.y, st.p, st.w = x, y, p, w
-            if ns <= _FINISH * speed or y <= _PLANAR * ns:
+            if ns <= finish or y <= planar * ns:
+                st.x, st.y, st.p, st.w = x, y, p, w
                 return "line", steps
             continue
         # an event inside the step: the state there, from the step's interpolants
@@ -872,13 +879,13 @@ def _turn(
         y = _hermite(y, ny, h * fy, h * gy1, t)
         p = _hermite(p, np_, h * s, h * ns, t)
         st.x, st.y, st.p, st.w = x, y, p, w
-        if not st.compressing:
+        if not compressing:
             st.done = True
             return "done", steps
         _end_compression(st, e)
         if st.done:
             return "done", steps
-        w = st.w
-        s = math.sqrt(x * x + y * y)
+        w, compressing, target = st.w, st.compressing, st.target
+        s = sqrt(x * x + y * y)
         fx, fy = c * s - big_a * x, -big_b * y
         un = g0 + gp * p + gx * x

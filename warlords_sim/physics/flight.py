@@ -34,7 +34,7 @@ categories taller than its lowest point.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,10 +58,6 @@ DIE_BIT = 1
 
 Vec = NDArray[np.float64]
 
-_CORNERS = np.array(
-    [[sx, sy, sz] for sx in (-0.5, 0.5) for sy in (-0.5, 0.5) for sz in (-0.5, 0.5)]
-).T  # 3 x 8, unit cube
-
 
 @dataclass(frozen=True)
 class Flight:
@@ -78,27 +74,73 @@ class Flight:
     low_at_steps: Vec
 
 
-def _lowest_offsets(r0: Vec, omega: Vec, times: Vec, size: float, radius: float = 0.0) -> Vec:
-    """z offset of the lowest point from the centre at each time (mm): the
-    lowest corner of the core cube of edge ``size - 2 radius``, less ``radius``.
+def _offset_of(
+    r0: Vec, omega: Vec, size: float, radius: float = 0.0
+) -> tuple[Callable[[float], float], float]:
+    """The z offset (mm) of the lowest point from the centre as a function of
+    the time t (s): the lowest corner of the core cube of edge ``size - 2
+    radius``, less ``radius``; and a bound on how fast it changes (mm/s: the
+    corners' speed, |omega| times their distance from the centre).
 
-    Only elementwise numpy arithmetic (exact per element); the products
-    and the sines are plain floats (:mod:`~warlords_sim.physics.linalg3`),
-    so the result does not depend on the CPU.
+    Plain floats (the products entry by entry in
+    :func:`~warlords_sim.physics.linalg3.matmul`'s order, libm's sine and
+    cosine), so the result does not depend on the CPU. At each t, with
+    phi = |omega| t: min over the corners of (c0 + sin(phi) c1) + (1 -
+    cos(phi)) c2, Rodrigues' formula's z for each corner.
     """
+    (r00, r01, r02), (r10, r11, r12), (r20, r21, r22) = _rows3(r0)
+    # the core cube's corners at t = 0 (world offsets): r0 times the corners
+    # (+-half, +-half, +-half), each entry (r_i0 x + r_i1 y) + r_i2 z
+    half = 0.5 * (size - 2.0 * radius)
+    vx, vy, vz = [], [], []
+    for x in (-half, half):
+        for y in (-half, half):
+            for z in (-half, half):
+                vx.append(r00 * x + r01 * y + r02 * z)
+                vy.append(r10 * x + r11 * y + r12 * z)
+                vz.append(r20 * x + r21 * y + r22 * z)
     w = norm3(omega)
-    verts = matmul(r0, _CORNERS * (size - 2.0 * radius))  # 3 x 8, world offsets at t = 0
     if w < 1e-12:
-        return np.full(times.shape, float(np.min(verts[2])) - radius)
+        still = min(vz) - radius
+        return (lambda t: still), 0.0
     ux, uy, uz = float(omega[0]) / w, float(omega[1]) / w, float(omega[2]) / w
-    c0 = verts[2]
-    c1 = -uy * verts[0] + ux * verts[1]
-    c2 = (uz * ux) * verts[0] + (uz * uy) * verts[1] + (uz * uz - 1.0) * verts[2]
-    phi = [w * t for t in times.tolist()]
-    s = np.array([math.sin(p) for p in phi])[:, None]
-    c = np.array([1.0 - math.cos(p) for p in phi])[:, None]
-    low = np.min(c0[None, :] + s * c1[None, :] + c * c2[None, :], axis=1)
-    return np.asarray(low - radius)
+    cx, cy, cz = uz * ux, uz * uy, uz * uz - 1.0
+    a0, a1, a2, a3, a4, a5, a6, a7 = vz
+    b0, b1, b2, b3, b4, b5, b6, b7 = (-uy * x + ux * y for x, y in zip(vx, vy, strict=True))
+    d0, d1, d2, d3, d4, d5, d6, d7 = (
+        cx * x + cy * y + cz * z for x, y, z in zip(vx, vy, vz, strict=True)
+    )
+    sin, cos = math.sin, math.cos
+
+    def offset(t: float) -> float:
+        phi = w * t
+        s, c = sin(phi), 1.0 - cos(phi)
+        m = a0 + s * b0 + c * d0
+        v = a1 + s * b1 + c * d1
+        m = v if v < m else m
+        v = a2 + s * b2 + c * d2
+        m = v if v < m else m
+        v = a3 + s * b3 + c * d3
+        m = v if v < m else m
+        v = a4 + s * b4 + c * d4
+        m = v if v < m else m
+        v = a5 + s * b5 + c * d5
+        m = v if v < m else m
+        v = a6 + s * b6 + c * d6
+        m = v if v < m else m
+        v = a7 + s * b7 + c * d7
+        m = v if v < m else m
+        return m - radius
+
+    return offset, w * math.sqrt(3.0) * half
+
+
+def _rows3(m: Vec) -> list[list[float]]:
+    """A 3x3 matrix's rows as plain floats."""
+    rows: list[list[float]] = (
+        m.tolist() if isinstance(m, np.ndarray) else [[float(x) for x in row] for row in m]
+    )
+    return rows
 
 
 def solve_flight(
@@ -136,27 +178,80 @@ def solve_flight(
     if n_steps <= _SHORT_FLIGHT_STEPS:
         return _solve_short(z0, vz0, r0, omega, floor, size, gravity, dt, substeps, n_steps, radius)
     h = dt / substeps
-    times = np.arange(1, n_steps * substeps + 1, dtype=np.float64) * h
-    zc = z0 + vz0 * times - 0.5 * gravity * times * times
-    low = zc + _lowest_offsets(r0, omega, times, size, radius)
-    below = np.nonzero(low <= floor)[0]
-    if below.size == 0:  # numerically grazing: land at the end of the window
-        k = times.size - 1
-        t_hit = float(times[k])
-    else:
-        k = int(below[0])
-        if k == 0:
-            # touching at the start (just after a bounce): the next contact is
-            # at least one sample later, so time always moves on
-            t_hit = float(times[0])
+    g2 = 0.5 * gravity
+    offset, speed = _offset_of(r0, omega, size, radius)
+    # The lowest point lies at most a corner's reach below the centre and
+    # moves at most at the corners' speed: between the samples evaluated
+    # (each step's end, for the masks, and what may be the hit) it is bounded
+    # below, and a sample that bound keeps above the floor is not evaluated.
+    # A sample is at (k + 1) h; its lowest point's height (z0 + vz0 t - g t^2 / 2)
+    # + offset(t) (the height of the centre is concave in t: on a step it is
+    # lowest at one of its ends).
+    reach = math.sqrt(3.0) * (size / 2.0 - radius) + radius
+    speed *= 1.0 + 1e-9
+    t_last, off_last = 0.0, offset(0.0)  # the latest sample evaluated
+    k_last, low_last = -1, 0.0
+    low_steps: list[float] = []
+    k = -1  # the first sample at or below the floor
+    step = 0
+    for step in range(n_steps):
+        first = step * substeps
+        last = first + substeps - 1
+        t_first, t_end = (first + 1) * h, (last + 1) * h
+        z_first = z0 + vz0 * t_first - g2 * t_first * t_first
+        z_end = z0 + vz0 * t_end - g2 * t_end * t_end
+        bound = max(off_last - speed * (t_end - t_last), -reach) - _REACH_MARGIN
+        if min(z_first, z_end) + bound > floor:
+            # no sample of this step reaches the floor: only its end is needed
+            off_last = offset(t_end)
+            t_last, k_last, low_last = t_end, last, z_end + off_last
+            low_steps.append(low_last)
+            continue
+        for i in range(first, last + 1):
+            t = (i + 1) * h
+            zc = z0 + vz0 * t - g2 * t * t
+            if (
+                i != last
+                and zc + max(off_last - speed * (t - t_last), -reach) - _REACH_MARGIN > floor
+            ):
+                continue
+            off = offset(t)
+            low = zc + off
+            if low <= floor:
+                k = i
+                break
+            t_last, off_last, k_last, low_last = t, off, i, low
         else:
-            t_prev, l_prev = float(times[k - 1]), float(low[k - 1])
-            t_k, l_k = float(times[k]), float(low[k])
-            frac = 0.0 if l_prev == l_k else (l_prev - floor) / (l_prev - l_k)
-            t_hit = t_prev + min(max(frac, 0.0), 1.0) * (t_k - t_prev)
+            low_steps.append(low_last)
+            continue
+        break
+    if k < 0:  # numerically grazing: land at the end of the window
+        t_hit = n_steps * substeps * h
+    elif k == 0:
+        # touching at the start (just after a bounce): the next contact is
+        # at least one sample later, so time always moves on
+        t_hit = h
+    else:
+        t_prev, t_k = k * h, (k + 1) * h
+        if k_last == k - 1:
+            l_prev = low_last
+        else:
+            l_prev = z0 + vz0 * t_prev - g2 * t_prev * t_prev + offset(t_prev)
+        frac = 0.0 if l_prev == low else (l_prev - floor) / (l_prev - low)
+        t_hit = t_prev + min(max(frac, 0.0), 1.0) * (t_k - t_prev)
     steps = max(1, math.ceil(t_hit / dt - 1e-9))
-    low_steps = low[substeps - 1 : steps * substeps : substeps]
-    return Flight(t_hit=t_hit, low_at_steps=np.asarray(low_steps))
+    if len(low_steps) < steps:  # the end of the step of the hit
+        t_end = (step * substeps + substeps) * h
+        low_steps.append(z0 + vz0 * t_end - g2 * t_end * t_end + offset(t_end))
+    del low_steps[steps:]
+    return Flight(t_hit=t_hit, low_at_steps=np.array(low_steps, dtype=np.float64))
+
+
+#: How far (mm) the lowest point may be taken below the bounds of
+#: :func:`solve_flight` (a corner's reach, sqrt 3 (a/2 - rho) + rho, below the
+#: centre; the corners' speed since the latest sample): a bound on the
+#: rounding of :func:`_offset_of` (under 1e-13 mm), many times over.
+_REACH_MARGIN = 1e-6
 
 
 #: Flights of at most this many steps are solved in plain floats, sample by
@@ -204,10 +299,35 @@ def _solve_short(
         ]
     g2 = 0.5 * gravity
     h = dt / substeps
+    sin, cos = math.sin, math.cos
 
     def low(t: float) -> float:
-        s, c = math.sin(w * t), 1.0 - math.cos(w * t)
+        s, c = sin(w * t), 1.0 - cos(w * t)
         return z0 + vz0 * t - g2 * t * t + min(c0 + s * c1 + c * c2 for c0, c1, c2 in coefs)
+
+    if len(coefs) == 8:
+        # the same, the minimum over the corners written out (the first of equals)
+        (a0, b0, d0), (a1, b1, d1), (a2, b2, d2), (a3, b3, d3) = coefs[:4]
+        (a4, b4, d4), (a5, b5, d5), (a6, b6, d6), (a7, b7, d7) = coefs[4:]
+
+        def low(t: float) -> float:
+            s, c = sin(w * t), 1.0 - cos(w * t)
+            m = a0 + s * b0 + c * d0
+            v = a1 + s * b1 + c * d1
+            m = v if v < m else m
+            v = a2 + s * b2 + c * d2
+            m = v if v < m else m
+            v = a3 + s * b3 + c * d3
+            m = v if v < m else m
+            v = a4 + s * b4 + c * d4
+            m = v if v < m else m
+            v = a5 + s * b5 + c * d5
+            m = v if v < m else m
+            v = a6 + s * b6 + c * d6
+            m = v if v < m else m
+            v = a7 + s * b7 + c * d7
+            m = v if v < m else m
+            return z0 + vz0 * t - g2 * t * t + m
 
     n = n_steps * substeps
     t_hit = n * h

@@ -59,6 +59,35 @@ def matmul(a: Matrix | Rows, b: Matrix | Rows) -> Matrix:
         ValueError: ``a`` is not 3x3 or ``b`` has not 3 rows of one length.
     """
     ra, rb = _rows(a), _rows(b)
+    if len(ra) == 3 and len(rb) == 3:
+        # 3x3 times 3x3 (nearly every call), written out: the same arithmetic
+        # as below
+        try:
+            (a00, a01, a02), (a10, a11, a12), (a20, a21, a22) = ra
+            (x0, x1, x2), (y0, y1, y2), (z0, z1, z2) = rb
+        except (TypeError, ValueError):
+            pass  # not 3x3: the checks below say what is wrong
+        else:
+            return np.array(
+                [
+                    [
+                        a00 * x0 + a01 * y0 + a02 * z0,
+                        a00 * x1 + a01 * y1 + a02 * z1,
+                        a00 * x2 + a01 * y2 + a02 * z2,
+                    ],
+                    [
+                        a10 * x0 + a11 * y0 + a12 * z0,
+                        a10 * x1 + a11 * y1 + a12 * z1,
+                        a10 * x2 + a11 * y2 + a12 * z2,
+                    ],
+                    [
+                        a20 * x0 + a21 * y0 + a22 * z0,
+                        a20 * x1 + a21 * y1 + a22 * z1,
+                        a20 * x2 + a21 * y2 + a22 * z2,
+                    ],
+                ],
+                dtype=np.float64,
+            )
     if len(ra) != 3 or any(len(r) != 3 for r in ra):
         raise ValueError(f"matmul: a must be 3x3, got {len(ra)} rows")
     if len(rb) != 3 or len({len(r) for r in rb}) != 1:

@@ -73,6 +73,8 @@ def face_up(r: Matrix) -> int:
     number, deterministically.
     """
     zrow = r[2]
+    if isinstance(zrow, np.ndarray) and zrow.dtype == np.float64:
+        zrow = zrow.tolist()  # plain floats: the same products, without numpy's scalars
     best, best_z = 1, -2.0
     for face in (1, 2, 3, 4, 5, 6):
         n = FACE_NORMALS[face]
@@ -118,11 +120,25 @@ def snap_flat(r: Matrix) -> Matrix:
 
 
 _INDEX = {m.astype(np.int8).tobytes(): i for i, m in enumerate(ROTATIONS)}
+#: The same look-up by the nine entries as ints, and the rotations' entries as floats.
+_INDEX_ENTRIES = {tuple(int(v) for v in m.ravel()): i for i, m in enumerate(ROTATIONS)}
+_ENTRIES = tuple(tuple(float(v) for v in m.ravel()) for m in ROTATIONS)
 
 
 def orientation_index(r: Matrix) -> int:
     """Index into ``ROTATIONS`` of the rest orientation nearest to ``r``
     (a dictionary look-up when ``r`` is exactly one of them)."""
+    if isinstance(r, np.ndarray) and r.dtype == np.float64 and r.shape == (3, 3):
+        # in plain floats (a die at rest is one of them: most calls)
+        entries = [v for row in r.tolist() for v in row]
+        try:
+            near = _INDEX_ENTRIES.get(tuple(round(v) for v in entries))  # half to even, as rint
+        except (ValueError, OverflowError):  # nan or inf: as below
+            near = None
+        if near is not None:
+            ref = _ENTRIES[near]
+            if max(abs(v - q) for v, q in zip(entries, ref, strict=True)) < 1e-9:
+                return near
     exact = _INDEX.get(np.rint(r).astype(np.int8).tobytes())
     if exact is not None and float(np.max(np.abs(r - ROTATIONS[exact]))) < 1e-9:
         return exact

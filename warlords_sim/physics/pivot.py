@@ -55,7 +55,7 @@ tests/test_physics_pivot.py): what is kinetic is scaled back, never added.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 __all__ = [
@@ -107,6 +107,10 @@ class PivotParams:
     friction: float
     static_friction: float
     i2: float
+    #: (arm, radius, gravity, i2, friction, static_friction), set from the above
+    _consts: tuple[float, float, float, float, float, float] = field(
+        init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if not (self.size > 0.0 and self.gravity > 0.0 and self.i2 > 0.0):
@@ -115,11 +119,15 @@ class PivotParams:
             raise ValueError(f"pivot: edge radius must be in [0, a/2), got {self.radius}")
         if self.friction < 0.0 or self.static_friction < self.friction:
             raise ValueError("pivot: friction coefficients must satisfy 0 <= mu <= mu_s")
+        # what the integration reads at every substep, looked up once
+        arm = math.sqrt(2.0) * (self.size / 2.0 - self.radius)
+        consts = (arm, self.radius, self.gravity, self.i2, self.friction, self.static_friction)
+        object.__setattr__(self, "_consts", consts)
 
     @property
     def arm(self) -> float:
         """R: distance (mm) from the edge cylinder's centre to the die's centre."""
-        return math.sqrt(2.0) * (self.size / 2.0 - self.radius)
+        return self._consts[0]
 
 
 @dataclass(frozen=True)
@@ -240,103 +248,226 @@ class _Singular(Exception):
     """The slipping equations are singular (Painlevé) in a substep."""
 
 
-def _deriv(
-    y: tuple[float, float, float, float],
-    p: PivotParams,
-    stuck: bool,
-    way: tuple[float, float] = (0.0, 0.0),
-) -> tuple[float, float, float, float, float, float]:
-    """d/dt of (phi, rate, along, cross, s, t) at ``y`` = (phi, rate, along,
-    cross); ``way`` is the unit slip direction (along u, across u) friction
-    opposes, held for the whole RK4 step (the caller finds where the slip
-    stops and splits the step there). The equations of the module
-    docstring, written out (it runs four times a substep).
+#: A pivot's state as the integration carries it: (phi, rate, along, cross, s, t)
+_Y = tuple[float, float, float, float, float, float]
+
+
+def _rk4_stuck(y: _Y, k: tuple[float, float, float, float, float, float], dt: float) -> _Y:
+    """One RK4 step of ``y`` rolling on the edge without slip, ``k`` the
+    params' constants (:attr:`PivotParams._consts`). The equations of the
+    module docstring, written out at each of the four stages: phi'' =
+    h (g + rho phi'^2) / (i2 + h^2 + (rho + k)^2), along' = rho phi'',
+    cross' = 0 (and s' = along, t' = cross).
 
     Raises:
-        _Lifts: the floor would have to pull. _Singular: see :func:`_slip_accel`.
+        _Lifts: the floor would have to pull (n < 0) at a stage.
     """
-    phi, rate, along, cross = y
-    arm = p.arm
-    h = -arm * math.cos(phi + _Q)
-    k = arm * math.sin(phi + _Q)
-    rho, g, i2 = p.radius, p.gravity, p.i2
-    w2 = rate * rate
-    if stuck:
-        lever = rho + k
-        acc = h * (g + rho * w2) / (i2 + h * h + lever * lever)
-        if g - h * acc - k * w2 < 0.0:
-            raise _Lifts
-        return (rate, acc, rho * acc, 0.0, along, cross)
-    du, dc = way
-    mu = p.friction
-    c = h + mu * du * (rho + k)
-    den = i2 + c * h
-    if den <= 1e-9 * i2:
-        raise _Singular
-    acc = c * (g - k * w2) / den
-    n = g - h * acc - k * w2
-    if n < 0.0:
-        raise _Lifts
-    # centre along u: along + k rate, so along' = f - k acc + h rate^2
-    return (rate, acc, -mu * du * n - k * acc + h * w2, -mu * dc * n, along, cross)
-
-
-def _rk4(st: PivotState, p: PivotParams, dt: float, stuck: bool) -> PivotState:
-    """One RK4 step in one contact mode, a slip in the direction it has at
-    the start (raises as :func:`_deriv`)."""
-    wu, wc = _slip(st, p)
-    speed = math.hypot(wu, wc)
-    way = (wu / speed, wc / speed) if speed > 0.0 and not stuck else (0.0, 0.0)
-    p0, r0, a0, c0 = st.phi, st.rate, st.along, st.cross
+    arm, rho, g, i2 = k[0], k[1], k[2], k[3]
+    p0, r0, a0, c0, s0, t0 = y
     half = dt / 2.0
-    k1 = _deriv((p0, r0, a0, c0), p, stuck, way)
-    y = (p0 + k1[0] * half, r0 + k1[1] * half, a0 + k1[2] * half, c0 + k1[3] * half)
-    k2 = _deriv(y, p, stuck, way)
-    y = (p0 + k2[0] * half, r0 + k2[1] * half, a0 + k2[2] * half, c0 + k2[3] * half)
-    k3 = _deriv(y, p, stuck, way)
-    y = (p0 + k3[0] * dt, r0 + k3[1] * dt, a0 + k3[2] * dt, c0 + k3[3] * dt)
-    k4 = _deriv(y, p, stuck, way)
+    cos, sin, q = math.cos, math.sin, _Q
+    # stage 1
+    h = -arm * cos(p0 + q)
+    kk = arm * sin(p0 + q)
+    w2 = r0 * r0
+    lever = rho + kk
+    acc1 = h * (g + rho * w2) / (i2 + h * h + lever * lever)
+    if g - h * acc1 - kk * w2 < 0.0:
+        raise _Lifts
+    da1 = rho * acc1
+    # stage 2
+    p2, r2, a2, c2 = p0 + r0 * half, r0 + acc1 * half, a0 + da1 * half, c0 + 0.0 * half
+    h = -arm * cos(p2 + q)
+    kk = arm * sin(p2 + q)
+    w2 = r2 * r2
+    lever = rho + kk
+    acc2 = h * (g + rho * w2) / (i2 + h * h + lever * lever)
+    if g - h * acc2 - kk * w2 < 0.0:
+        raise _Lifts
+    da2 = rho * acc2
+    # stage 3
+    p3, r3, a3, c3 = p0 + r2 * half, r0 + acc2 * half, a0 + da2 * half, c0 + 0.0 * half
+    h = -arm * cos(p3 + q)
+    kk = arm * sin(p3 + q)
+    w2 = r3 * r3
+    lever = rho + kk
+    acc3 = h * (g + rho * w2) / (i2 + h * h + lever * lever)
+    if g - h * acc3 - kk * w2 < 0.0:
+        raise _Lifts
+    da3 = rho * acc3
+    # stage 4
+    p4, r4, a4, c4 = p0 + r3 * dt, r0 + acc3 * dt, a0 + da3 * dt, c0 + 0.0 * dt
+    h = -arm * cos(p4 + q)
+    kk = arm * sin(p4 + q)
+    w2 = r4 * r4
+    lever = rho + kk
+    acc4 = h * (g + rho * w2) / (i2 + h * h + lever * lever)
+    if g - h * acc4 - kk * w2 < 0.0:
+        raise _Lifts
+    da4 = rho * acc4
     w = dt / 6.0
-    return PivotState(
-        p0 + (k1[0] + 2.0 * (k2[0] + k3[0]) + k4[0]) * w,
-        r0 + (k1[1] + 2.0 * (k2[1] + k3[1]) + k4[1]) * w,
-        a0 + (k1[2] + 2.0 * (k2[2] + k3[2]) + k4[2]) * w,
-        c0 + (k1[3] + 2.0 * (k2[3] + k3[3]) + k4[3]) * w,
-        st.s + (k1[4] + 2.0 * (k2[4] + k3[4]) + k4[4]) * w,
-        st.t + (k1[5] + 2.0 * (k2[5] + k3[5]) + k4[5]) * w,
+    return (
+        p0 + (r0 + 2.0 * (r2 + r3) + r4) * w,
+        r0 + (acc1 + 2.0 * (acc2 + acc3) + acc4) * w,
+        a0 + (da1 + 2.0 * (da2 + da3) + da4) * w,
+        c0 + (0.0 + 2.0 * (0.0 + 0.0) + 0.0) * w,
+        s0 + (a0 + 2.0 * (a2 + a3) + a4) * w,
+        t0 + (c0 + 2.0 * (c2 + c3) + c4) * w,
     )
 
 
-def _holds(st: PivotState, p: PivotParams) -> bool:
-    """Whether static friction holds a contact that is not slipping now."""
-    _, n, f = _stick_accel(st.phi, st.rate, p)
-    return abs(f) <= p.static_friction * max(n, 0.0)
+def _rk4_slip(
+    y: _Y, k: tuple[float, float, float, float, float, float], dt: float, du: float, dc: float
+) -> _Y:
+    """One RK4 step of ``y`` slipping, the unit slip direction (``du`` along
+    u, ``dc`` across) that friction opposes held for the whole step (the
+    caller finds where the slip stops and splits the step there): phi'' =
+    c (g - k phi'^2) / (i2 + c h), c = h + mu du (rho + k); n = g - h phi''
+    - k phi'^2; along' = -mu du n - k phi'' + h phi'^2 (the centre along u
+    is along + k rate); cross' = -mu dc n. Written out at each stage.
+
+    Raises:
+        _Lifts: the floor would have to pull at a stage. _Singular: the
+            slipping equations are singular there (Painlevé).
+    """
+    arm, rho, g, i2, mu = k[0], k[1], k[2], k[3], k[4]
+    p0, r0, a0, c0, s0, t0 = y
+    half = dt / 2.0
+    cos, sin, q = math.cos, math.sin, _Q
+    mdu = mu * du
+    fu, fc = -mu * du, -mu * dc
+    tiny = 1e-9 * i2
+    # stage 1
+    h = -arm * cos(p0 + q)
+    kk = arm * sin(p0 + q)
+    w2 = r0 * r0
+    c = h + mdu * (rho + kk)
+    den = i2 + c * h
+    if den <= tiny:
+        raise _Singular
+    acc1 = c * (g - kk * w2) / den
+    n = g - h * acc1 - kk * w2
+    if n < 0.0:
+        raise _Lifts
+    da1 = fu * n - kk * acc1 + h * w2
+    dc1 = fc * n
+    # stage 2
+    p2, r2, a2, c2 = p0 + r0 * half, r0 + acc1 * half, a0 + da1 * half, c0 + dc1 * half
+    h = -arm * cos(p2 + q)
+    kk = arm * sin(p2 + q)
+    w2 = r2 * r2
+    c = h + mdu * (rho + kk)
+    den = i2 + c * h
+    if den <= tiny:
+        raise _Singular
+    acc2 = c * (g - kk * w2) / den
+    n = g - h * acc2 - kk * w2
+    if n < 0.0:
+        raise _Lifts
+    da2 = fu * n - kk * acc2 + h * w2
+    dc2 = fc * n
+    # stage 3
+    p3, r3, a3, c3 = p0 + r2 * half, r0 + acc2 * half, a0 + da2 * half, c0 + dc2 * half
+    h = -arm * cos(p3 + q)
+    kk = arm * sin(p3 + q)
+    w2 = r3 * r3
+    c = h + mdu * (rho + kk)
+    den = i2 + c * h
+    if den <= tiny:
+        raise _Singular
+    acc3 = c * (g - kk * w2) / den
+    n = g - h * acc3 - kk * w2
+    if n < 0.0:
+        raise _Lifts
+    da3 = fu * n - kk * acc3 + h * w2
+    dc3 = fc * n
+    # stage 4
+    p4, r4, a4, c4 = p0 + r3 * dt, r0 + acc3 * dt, a0 + da3 * dt, c0 + dc3 * dt
+    h = -arm * cos(p4 + q)
+    kk = arm * sin(p4 + q)
+    w2 = r4 * r4
+    c = h + mdu * (rho + kk)
+    den = i2 + c * h
+    if den <= tiny:
+        raise _Singular
+    acc4 = c * (g - kk * w2) / den
+    n = g - h * acc4 - kk * w2
+    if n < 0.0:
+        raise _Lifts
+    da4 = fu * n - kk * acc4 + h * w2
+    dc4 = fc * n
+    w = dt / 6.0
+    return (
+        p0 + (r0 + 2.0 * (r2 + r3) + r4) * w,
+        r0 + (acc1 + 2.0 * (acc2 + acc3) + acc4) * w,
+        a0 + (da1 + 2.0 * (da2 + da3) + da4) * w,
+        c0 + (dc1 + 2.0 * (dc2 + dc3) + dc4) * w,
+        s0 + (a0 + 2.0 * (a2 + a3) + a4) * w,
+        t0 + (c0 + 2.0 * (c2 + c3) + c4) * w,
+    )
 
 
-def _substep(st: PivotState, p: PivotParams, dt: float) -> PivotState:
-    """``dt`` s on, rolling or slipping as friction decides.
+def _energy_of(y: _Y, p: PivotParams) -> float:
+    """:func:`energy` of a state tuple (the same arithmetic)."""
+    arm, rho, g, i2 = p._consts[:4]
+    phi, rate, along, cross = y[0], y[1], y[2], y[3]
+    h = -arm * math.cos(phi + _Q)
+    k = arm * math.sin(phi + _Q)
+    vx = along + k * rate
+    vz = -h * rate
+    kin = 0.5 * (vx * vx + vz * vz + cross * cross + i2 * rate * rate)
+    return kin + g * (rho + k)
+
+
+def _substep(y: _Y, p: PivotParams, dt: float, e0: float | None = None) -> tuple[_Y, float | None]:
+    """``dt`` s on, rolling or slipping as friction decides; ``e0`` is
+    :func:`_energy_of` ``y`` if the caller knows it. Returns the state and
+    its energy if known (None: not worked out).
 
     Raises:
         _Lifts: the floor lets go of the edge within the substep (the die
             hops from where it was at the substep's start).
     """
-    e0 = energy(st, p)
-    wu, wc = _slip(st, p)
-    stuck = math.hypot(wu, wc) <= STICK_SPEED and _holds(st, p)
+    arm, rho, g, i2, _, mus = p._consts
+    phi, rate, along, cross, s, t = y
+    if e0 is None:
+        # e0 = energy(y) (the same arithmetic as _hk, energy)
+        h = -arm * math.cos(phi + _Q)
+        k = arm * math.sin(phi + _Q)
+        vx = along + k * rate
+        vz = -h * rate
+        e0 = 0.5 * (vx * vx + vz * vz + cross * cross + i2 * rate * rate) + g * (rho + k)
+    wu, wc = along - rho * rate, cross
+    speed = math.hypot(wu, wc)
+    slow = speed <= STICK_SPEED
+    if slow:
+        # static friction holds a contact that is not slipping (_stick_accel)?
+        h = -arm * math.cos(phi + _Q)
+        k = arm * math.sin(phi + _Q)
+        acc = h * (g + rho * rate * rate) / (i2 + h * h + (rho + k) * (rho + k))
+        n = g - h * acc - k * rate * rate
+        f = (rho + k) * acc - h * rate * rate
+        stuck = abs(f) <= mus * max(n, 0.0)
+    else:
+        stuck = False
+    consts = p._consts
     if not stuck:
-        if math.hypot(wu, wc) <= STICK_SPEED:
+        if slow:
             # static friction cannot hold it: it starts to slip the way the
             # friction needed to hold it would have opposed
-            _, _, f = _stick_accel(st.phi, st.rate, p)
-            st = replace(st, along=p.radius * st.rate - math.copysign(STICK_SPEED * 2.0, f))
-            wu, wc = _slip(st, p)
+            along = rho * rate - math.copysign(STICK_SPEED * 2.0, f)
+            y = (phi, rate, along, cross, s, t)
+            wu, wc = along - rho * rate, cross
+            speed = math.hypot(wu, wc)
+        # the slip's direction, held for the step (as _rk4 takes it)
+        du, dc = (wu / speed, wc / speed) if speed > 0.0 else (0.0, 0.0)
         try:
-            nxt = _rk4(st, p, dt, stuck=False)
+            nxt = _rk4_slip(y, consts, dt, du, dc)
         except _Singular:  # Painlevé: the edge sticks
             stuck = True
-            st = replace(st, along=p.radius * st.rate, cross=0.0)
+            y = (phi, rate, rho * rate, 0.0, s, t)
         else:
-            nu, nc = _slip(nxt, p)
+            nu, nc = nxt[2] - rho * nxt[1], nxt[3]
             if nu * wu + nc * wc > 0.0:
                 return _no_gain(nxt, e0, p)
             # the slip stops within the substep: find when (bisection; past
@@ -345,41 +476,46 @@ def _substep(st: PivotState, p: PivotParams, dt: float) -> PivotState:
             lo, hi = 0.0, dt
             for _ in range(30):
                 mid = 0.5 * (lo + hi)
-                mu_, mc_ = _slip(_rk4(st, p, mid, stuck=False), p)
-                if mu_ * wu + mc_ * wc > 0.0:
+                m = _rk4_slip(y, consts, mid, du, dc)
+                if (m[2] - rho * m[1]) * wu + m[3] * wc > 0.0:
                     lo = mid
                 else:
                     hi = mid
-            at = _rk4(st, p, lo, stuck=False) if lo > 0.0 else st
-            at = _no_gain(replace(at, along=p.radius * at.rate, cross=0.0), e0, p)
+            at = _rk4_slip(y, consts, lo, du, dc) if lo > 0.0 else y
+            at = _no_gain((at[0], at[1], rho * at[1], 0.0, at[4], at[5]), e0, p)[0]
             if dt - lo <= 0.0:
-                return at
+                return at, None
             return _substep(at, p, dt - lo)
-    return _keep_energy(_rk4(st, p, dt, stuck=True), e0, p)
+    return _keep_energy(_rk4_stuck(y, consts, dt), e0, p), None
 
 
-def _keep_energy(st: PivotState, e0: float, p: PivotParams) -> PivotState:
+def _keep_energy(y: _Y, e0: float, p: PivotParams) -> _Y:
     """A rolling edge keeps energy exactly: the rate is set from it (RK4's
     drift, ~1e-9 a step, is neither kept nor allowed to grow)."""
-    h, k = _hk(st.phi, p)
-    big = p.i2 + (p.radius + k) ** 2 + h * h
-    pot = p.gravity * (p.radius + k)
+    arm, rho, g, i2 = p._consts[:4]
+    phi = y[0]
+    h = -arm * math.cos(phi + _Q)
+    k = arm * math.sin(phi + _Q)
+    big = i2 + (rho + k) ** 2 + h * h
+    pot = g * (rho + k)
     w2 = 2.0 * (e0 - pot) / big
-    rate = math.copysign(math.sqrt(max(w2, 0.0)), st.rate)
-    return replace(st, rate=rate, along=p.radius * rate, cross=0.0)
+    rate = math.copysign(math.sqrt(max(w2, 0.0)), y[1])
+    return (phi, rate, rho * rate, 0.0, y[4], y[5])
 
 
-def _no_gain(st: PivotState, e0: float, p: PivotParams) -> PivotState:
+def _no_gain(y: _Y, e0: float, p: PivotParams) -> tuple[_Y, float | None]:
     """A slipping edge loses energy to friction: never let the integration
     error add any (every velocity is scaled by one factor, which scales the
-    kinetic energy by its square, down to the energy it had)."""
-    e = energy(st, p)
+    kinetic energy by its square, down to the energy it had). Returns the
+    state and its energy if it was kept (None if scaled)."""
+    e = _energy_of(y, p)
     if e <= e0:
-        return st
-    pot = p.gravity * (p.radius + _hk(st.phi, p)[1])
+        return y, e
+    arm, rho, g = p._consts[:3]
+    pot = g * (rho + arm * math.sin(y[0] + _Q))
     kin = e - pot
     f = math.sqrt(max(e0 - pot, 0.0) / kin) if kin > 0.0 else 0.0
-    return replace(st, rate=st.rate * f, along=st.along * f, cross=st.cross * f)
+    return (y[0], y[1] * f, y[2] * f, y[3] * f, y[4], y[5]), None
 
 
 def _at(st: PivotState, phi: float, p: PivotParams) -> PivotState:
@@ -416,15 +552,18 @@ def advance(st: PivotState, dt: float, p: PivotParams) -> tuple[PivotState, Pivo
     if not dt > 0.0:
         raise ValueError(f"pivot: dt must be positive, got {dt}")
     h = dt / SUBSTEPS
+    y = (st.phi, st.rate, st.along, st.cross, st.s, st.t)
+    e: float | None = None  # the energy of y, where the last substep knew it
     for _ in range(SUBSTEPS):
         # (a floor that would have to pull anywhere in a substep raises
         # _Lifts from the equations themselves)
         try:
-            st = _substep(st, p, h)
+            nxt, e = _substep(y, p, h, e)
         except _Lifts:
-            return st, PivotEnd.HOP
-        if st.phi >= math.pi / 2.0:
-            return _at(st, math.pi / 2.0, p), PivotEnd.NEXT_FACE
-        if st.phi <= 0.0 and st.rate <= 0.0:
-            return _at(st, 0.0, p), PivotEnd.BACK
-    return st, PivotEnd.NONE
+            return PivotState(*y), PivotEnd.HOP
+        y = nxt
+        if y[0] >= math.pi / 2.0:
+            return _at(PivotState(*y), math.pi / 2.0, p), PivotEnd.NEXT_FACE
+        if y[0] <= 0.0 and y[1] <= 0.0:
+            return _at(PivotState(*y), 0.0, p), PivotEnd.BACK
+    return PivotState(*y), PivotEnd.NONE

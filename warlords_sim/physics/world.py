@@ -1431,14 +1431,15 @@ class World:
         along = st.s + ahead
         return ro.ox + ro.ux * along - ro.uy * st.t, ro.oy + ro.uy * along + ro.ux * st.t
 
-    def _send_roll(self, d: _Die) -> None:
+    def _send_roll(self, d: _Die, at: tuple[float, float] | None = None) -> None:
         """Work out the pivot's next step and set the body's velocity so
-        that the step takes its centre there."""
+        that the step takes its centre there (``at``: where the body is, if
+        the caller has just read it)."""
         ro = d.roll
         assert ro is not None
         ro.next, ro.end = pivot_advance(ro.state, TIMESTEP, self._pivot)
         tx, ty = self._roll_target(ro, ro.next)
-        x, y = d.body.position
+        x, y = d.body.position if at is None else at
         ro.sent = ((tx - x) / TIMESTEP, (ty - y) / TIMESTEP)
         d.body.velocity = ro.sent
         d.body.angular_velocity = 0.0  # it turns about the edge, not about z
@@ -1500,12 +1501,12 @@ class World:
             )
             # and the path goes on from where the blow moved it
             ro.ox, ro.oy = ro.ox + x - tx, ro.oy + y - ty
-        slip = self._roll_slip(ro, ro.next)
         ro.state = ro.next
         st = ro.state
         if ro.end is PivotEnd.NONE:
-            self._send_roll(d)
+            self._send_roll(d, (x, y))
             return
+        slip = self._roll_slip(ro, st)
         if ro.end is PivotEnd.HOP:
             self._hop(d, ro)
             return
@@ -2265,7 +2266,8 @@ class World:
             d = self._dice[i]
             x, y = d.body.position
             h.update(struct.pack("<qddd", i, x, y, d.body.angle))
-            h.update(struct.pack("<9d", *np.asarray(d.r_rel, dtype=np.float64).ravel()))
+            # (the nine float64s in C order, little-endian: struct.pack("<9d", ...)'s bytes)
+            h.update(np.ascontiguousarray(d.r_rel, dtype="<f8").reshape(9).tobytes())
             h.update(struct.pack("<d?", d.floor, d.cocked))
         h.update(struct.pack(f"<{len(self._pins)}q", *sorted(self._pins)))
         if self._engine_xy is not None:
