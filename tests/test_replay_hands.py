@@ -125,3 +125,44 @@ def test_hands_are_given_by_their_labels() -> None:
     assert h.hands == ["exact", "novice"]
     with pytest.raises(ReplayError, match="one hand per player"):
         make_header(CONFIG, seed=1, bots=["human", "aim"], hands=[None])
+
+
+def _state(rep: Any, player: int) -> object:
+    """Player ``player``'s generator after rebuilding ``rep`` as a resume does."""
+    from warlords_sim.replay import rebuild
+
+    return rebuild(rep, policies=[None, make_bot("aim")]).rngs[player].bit_generator.state
+
+
+def test_a_branch_keeps_the_hands_and_resumes_as_the_cut_file(
+    recorded: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """``replay FILE --until N --branch NEW`` keeps ``hands``, so resuming
+    NEW re-draws the human's hand as resuming FILE cut at N does. Failed
+    before: the branch wrote no ``hands``, and its resume played the human
+    exact with another generator."""
+    from warlords_sim.replay import branch
+
+    source = load_replay(_write(tmp_path, recorded))  # one action, no result: a cut file
+    new = tmp_path / "branch.jsonl"
+    branch(source, new, 1, None, list(source.header.bots))
+    got = load_replay(new)
+    assert got.header.hands == ["club", None]
+    assert got.actions[0].aimed == source.actions[0].aimed
+    assert _state(got, 0) == _state(source, 0)
+
+
+def test_a_branch_played_on_by_bots_has_no_hands_and_verifies(
+    recorded: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """With bots in every seat the branch records no hand and no ``aimed``
+    (a bot's line has none), and it verifies."""
+    from warlords_sim.replay import branch
+
+    source = load_replay(_write(tmp_path, recorded))
+    new = tmp_path / "bots.jsonl"
+    branch(source, new, 1, [make_bot("random"), make_bot("random")], ["random", "random"])
+    got = load_replay(new)
+    assert got.header.hands is None and got.result is not None
+    assert all(line.aimed is None for line in got.actions)
+    assert verify(got).ok
