@@ -56,7 +56,22 @@ def test_the_recorded_line_gives_the_drag_back(
     assert rep.header.hands == ["club", None]
     aimed = aimed_action(rep.actions[0])
     assert aimed is not None and aimed.velocity == (3.0 * GAIN, 60.0 * GAIN)
-    assert verify(rep).divergence is None
+    assert verify(rep).ok  # the hand re-delivers `aimed` to the recorded action
+
+
+def test_verify_re_delivers_aimed_and_names_the_line_that_differs(
+    recorded: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """An ``aimed`` the hand does not deliver as the line's action (an
+    edited drag) is reported, naming the line; the digests still hold (the
+    recorded action is replayed). Failed before: verify passed it."""
+    objs = json.loads(json.dumps(recorded))
+    objs[1]["aimed"]["velocity"][0] += 5.0
+    report = verify(load_replay(_write(tmp_path, objs)))
+    assert report.divergence is None and report.mismatch is not None
+    text = report.mismatch.describe()
+    assert text.startswith("line 2 (action 1): field `action.velocity[0]`: recorded "), text
+    assert "replayed by the hand re-delivering `aimed`" in text
 
 
 EDITS: dict[str, tuple[Callable[[list[dict[str, Any]]], object], str]] = {
@@ -88,6 +103,22 @@ EDITS: dict[str, tuple[Callable[[list[dict[str, Any]]], object], str]] = {
     "aimed beside a decline": (
         lambda o: o[1].update(action={"type": "decline"}),
         "line 2: field `aimed`: expected only beside a flick",
+    ),
+    "a scattering hand's flick without aimed": (
+        lambda o: o[1].pop("aimed"),
+        "line 2: missing field `aimed`: player 0's hand (club, `hands[0]`) scatters",
+    ),
+    "aimed on a bot's line": (
+        lambda o: o[1].update(player=1),
+        "line 2: field `aimed`: expected none on a bot's line (player 1 is 'aim'",
+    ),
+    "aimed with no hands": (
+        lambda o: o[0].pop("hands"),
+        "line 2: field `aimed`: expected none: the header has no `hands`",
+    ),
+    "aimed beside an exact hand": (
+        lambda o: o[0].update(hands=["exact", None]),
+        "line 2: field `aimed`: expected none: player 0's hand is exact (`hands[0]`)",
     ),
     "aimed not a velocity": (
         lambda o: o[1]["aimed"].update(velocity=[1.0]),

@@ -28,7 +28,7 @@ from warlords_sim._files import (
     read_regular,
 )
 from warlords_sim.bots import BOTS, SKILL_LEVELS
-from warlords_sim.bots.skill import HAND_CHOICES
+from warlords_sim.bots.skill import EXACT, HAND_CHOICES
 from warlords_sim.physics import MODEL_VERSION
 from warlords_sim.replay.errors import ReplayError, clip
 from warlords_sim.replay.format import (
@@ -485,7 +485,44 @@ def _check_action(line: ActionLine, header: Header, expected: int, err: Any) -> 
                 "field `aimed`: expected only beside a flick (supply_flick, board_flick, "
                 f"siege_shot), got one beside {line.action.__struct_config__.tag!r}"
             )
+    if header.mode == "game":
+        _check_aimed(line, header, err)
     _check_dice_lists(line, header, expected, err)
+
+
+def _check_aimed(line: ActionLine, header: Header, err: Any) -> None:
+    """``aimed`` agrees with the header's ``hands``: a flick by a human
+    whose hand scatters (not ``exact``) has it, and no other line does (a
+    bot's flick, an exact hand's: there the action is the flick as aimed).
+    Without this a resume re-draws the hands from other lines and
+    desyncs without a word."""
+    p = line.player
+    assert p is not None  # checked before: a game line names its player
+    flick = isinstance(line.action, SupplyFlickRec | BoardFlickRec | SiegeShotRec)
+    bot = header.bots[p] if p < len(header.bots) else "human"
+    hand = header.hands[p] if header.hands is not None and p < len(header.hands) else None
+    if line.aimed is None:
+        if flick and bot == "human" and hand not in (None, EXACT):
+            raise err(
+                f"missing field `aimed`: player {p}'s hand ({hand}, `hands[{p}]`) scatters "
+                "each flick, so its line records the flick as aimed beside the action"
+            )
+        return
+    if bot != "human":
+        raise err(
+            f"field `aimed`: expected none on a bot's line (player {p} is {clip(repr(bot))}; "
+            "a bot's flick is recorded as its hand delivered it)"
+        )
+    if header.hands is None:
+        raise err(
+            "field `aimed`: expected none: the header has no `hands` (every human "
+            "flicks exact, the action as aimed)"
+        )
+    if hand in (None, EXACT):
+        raise err(
+            f"field `aimed`: expected none: player {p}'s hand is exact (`hands[{p}]`), "
+            "the action is the flick as aimed"
+        )
 
 
 def _check_dice_lists(line: ActionLine, header: Header, index: int, err: Any) -> None:
