@@ -185,6 +185,17 @@ def test_bad_hand_values_fail_in_one_line_naming_the_option_and_the_choices(valu
     assert "exact, novice, club, expert or a number in [0, 1]" in err[0]
 
 
+@pytest.mark.parametrize("value", ["w" * 100_000, "0=" + "w" * 100_000, "w" * 100_000 + "=club"])
+def test_a_long_hand_value_is_clipped_in_the_error(value: str) -> None:
+    """A 100,000-character ``--hand`` is cut as the rules' loader cuts a
+    field, its closing quote kept. Failed before: echoed whole."""
+    res = CliRunner().invoke(main, ["play", "--hand", value])
+    assert res.exit_code == 2, res.output
+    err = res.stderr.strip()
+    assert len(err) < 300, err[:300]
+    assert "'www" in err and "...' (100000 characters)" in err, err
+
+
 def test_hand_help_gives_the_levels_numbers() -> None:
     """``--hand``'s help (copied so that --help loads no numpy) says what
     :mod:`warlords_sim.bots.skill` sets."""

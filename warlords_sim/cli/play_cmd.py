@@ -149,18 +149,18 @@ def parse_hands(text: str, players: int, bots: list[int] | None = None) -> dict[
             return parse_hand(value)
         except ValueError:
             raise ValueError(
-                f"--hand: {value.strip()!r} is not a hand; expected {_HAND_EXPECTED}"
+                f"--hand: {_shown(value.strip())} is not a hand; expected {_HAND_EXPECTED}"
             ) from None
 
     parts = [part.strip() for part in text.split(",")]
     if not text.strip() or any(not part for part in parts):
-        raise ValueError(f"--hand: {text!r} has an empty entry; expected {_HAND_EXPECTED}")
+        raise ValueError(f"--hand: {_shown(text)} has an empty entry; expected {_HAND_EXPECTED}")
     for part in parts:
         if "=" not in part:
             bare += 1
             if bare > 1:
                 raise ValueError(
-                    f"--hand: {text!r} gives more than one hand for every player; "
+                    f"--hand: {_shown(text)} gives more than one hand for every player; "
                     f"expected {_HAND_EXPECTED}"
                 )
             default = hand(part)
@@ -170,7 +170,7 @@ def parse_hands(text: str, players: int, bots: list[int] | None = None) -> dict[
             p = int(who)
         except ValueError:
             raise ValueError(
-                f"--hand: {who.strip()!r} is not a player number (0..{players - 1}); "
+                f"--hand: {_shown(who.strip())} is not a player number (0..{players - 1}); "
                 f"expected {_HAND_EXPECTED}"
             ) from None
         if not 0 <= p < players:
@@ -187,6 +187,14 @@ def parse_hands(text: str, players: int, bots: list[int] | None = None) -> dict[
             raise ValueError(f"--hand: player {p} is given twice; expected {_HAND_EXPECTED}")
         named[p] = hand(value)
     return {p: named.get(p, default) for p in range(players) if p not in bot_set}
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for an error line, a long one cut as the rules'
+    loader cuts it: ``'abc...' (100000 characters)``, the quote kept."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[: limit - 3] + '...'!r} ({len(text)} characters)"
 
 
 def parse_skill(text: str) -> Skill:
