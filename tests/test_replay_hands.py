@@ -197,3 +197,38 @@ def test_a_branch_played_on_by_bots_has_no_hands_and_verifies(
     assert got.header.hands is None and got.result is not None
     assert all(line.aimed is None for line in got.actions)
     assert verify(got).ok
+
+
+def _header_enums() -> list[tuple[str, tuple[object, ...]]]:
+    """Every enum (Literal) field of a game header and its house rules."""
+    import typing
+
+    from warlords_sim.replay.format import Header
+
+    found = []
+    for prefix, cls in (("", Header), ("house_rules.", HouseRules)):
+        for name, kind in typing.get_type_hints(cls).items():
+            # a one-value Literal (a format's name, a version) is a constant
+            if typing.get_origin(kind) is typing.Literal and len(typing.get_args(kind)) > 1:
+                found.append((prefix + name, typing.get_args(kind)))
+    return found
+
+
+@pytest.mark.parametrize(("field", "choices"), _header_enums(), ids=lambda x: str(x))
+def test_a_bad_enum_value_in_a_header_lists_the_accepted_ones(
+    field: str, choices: tuple[object, ...], recorded: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """``house_rules.wall_variant: "moves"`` names 'standard', 'wall1',
+    'wall2'. Failed before: ``invalid enum value 'moves'``, no choices."""
+    objs = json.loads(json.dumps(recorded))
+    target = objs[0]
+    *path, last = field.split(".")
+    for part in path:
+        target = target[part]
+    target[last] = "moves"
+    with pytest.raises(ReplayError) as e:
+        load_replay(_write(tmp_path, objs))
+    text = str(e.value)
+    assert f"line 1: field `{field}`: expected one of " in text, text
+    assert all(repr(c) in text for c in choices), text
+    assert text.endswith("got 'moves'"), text

@@ -9,14 +9,18 @@ expected.
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
+import enum
 import json
 import math
 import os
 import re
+import types
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -149,6 +153,40 @@ def _get(obj: Any, path: str) -> Any:
     return cur
 
 
+def enum_choices(where: str, root: Any = Header) -> tuple[str, ...]:
+    """The accepted values of the enum field at ``where`` (a dotted path
+    from the header, as msgspec names it: ``house_rules.wall_variant``,
+    ``sandbox.castles[0].x``), quoted; empty where the field is no enum.
+    One place for every enum field of a replay's header."""
+    kind: Any = root
+    for part in re.sub(r"\[\d+\]", "", where).split("."):
+        try:
+            kind = typing.get_type_hints(_plain_type(kind), include_extras=False)[part]
+        except (KeyError, TypeError, NameError):
+            return ()
+    kind = _plain_type(kind)
+    if typing.get_origin(kind) is Literal:
+        return tuple(repr(a) for a in typing.get_args(kind))
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        return tuple(repr(m.value) for m in kind)
+    return ()
+
+
+def _plain_type(kind: Any) -> Any:
+    """``kind`` without ``Annotated``, ``| None`` and list wrappers."""
+    while True:
+        origin = typing.get_origin(kind)
+        if origin is typing.Annotated or origin in (list, tuple, collections.abc.Sequence):
+            kind = typing.get_args(kind)[0]
+        elif origin in (typing.Union, types.UnionType):
+            rest = [a for a in typing.get_args(kind) if a is not type(None)]
+            if len(rest) != 1:
+                return kind
+            kind = rest[0]
+        else:
+            return kind
+
+
 def _explain(msg: str, obj: Any = None) -> str:
     """msgspec's message as ``field `a.b`: expected ..., got ...`` (for a
     broken bound, such as ``expected int >= 0``, the value ``obj`` holds there)."""
@@ -166,6 +204,11 @@ def _explain(msg: str, obj: Any = None) -> str:
         return f"unknown field `{full}`"
     if msg.startswith("Invalid value") and where.endswith("type"):
         return f"field `{where}`: unknown action type {clip(msg.split(' ', 2)[2])}"
+    if msg.startswith("Invalid enum value") and where:
+        choices = enum_choices(where)
+        if choices:
+            got = clip(msg.split(" ", 3)[3], 40)
+            return f"field `{where}`: expected one of {', '.join(choices)}, got {got}"
     text = msg.replace("`", "")
     text = text[0].lower() + text[1:] if text else text
     # msgspec quotes a bad value whole ("Invalid enum value 'xxx...'"): cut it
