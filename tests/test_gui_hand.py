@@ -310,3 +310,26 @@ def test_the_guide_draws_the_hands_spread_and_the_panel_names_the_hand(
         # the fill is orange: blue drops the most, toward the fill's
         r, g, b = (t - s for t, s in zip(tinted, bare, strict=True))
         assert b < 0 and b < r and (SPREAD_FILL[2] < SPREAD_FILL[0])
+
+
+@pytest.mark.parametrize(
+    ("spin", "strike", "shown"),
+    [
+        (-0.22, 0.43, "strike +0.4 mm, spin -0.2 rad/s"),
+        (-0.04, -0.03, "strike +0.0 mm, spin +0.0 rad/s"),
+        (12.345, -1.26, "strike -1.3 mm, spin +12.3 rad/s"),
+    ],
+)
+def test_the_hand_line_shows_spin_and_strike_to_one_decimal(
+    spin: float, strike: float, shown: str
+) -> None:
+    """The log's hand line: "spin -0.2 rad/s" for -0.22 rad/s, never "-0.0".
+    Failed before: "spin -0 rad/s"."""
+    import dataclasses
+
+    from warlords_sim.gui.controller import _stroke_line
+    from warlords_sim.rules.actions import SiegeShot
+
+    aimed = SiegeShot(die=0, velocity=(0.0, 900.0))
+    delivered = dataclasses.replace(aimed, velocity=(5.0, 910.0), spin=spin, strike_mm=strike)
+    assert _stroke_line(aimed, delivered).endswith(shown)

@@ -607,7 +607,8 @@ def _hand_spec(hand: HandSpec | str) -> HandSpec:
 
 def _stroke_line(aimed: Action, delivered: Action) -> str:
     """The log's line of what a hand did to a flick: "hand: 1043 of 1000
-    mm/s, 1.5 deg left, strike +0.7 mm, spin -12 rad/s"."""
+    mm/s, 1.5 deg left, strike +0.7 mm, spin -12.0 rad/s" (strike and
+    spin to one decimal, never "-0.0")."""
     assert isinstance(aimed, SupplyFlick | BoardFlick | SiegeShot)
     assert isinstance(delivered, SupplyFlick | BoardFlick | SiegeShot)
     va, vd = aimed.velocity, delivered.velocity
@@ -617,5 +618,12 @@ def _stroke_line(aimed: Action, delivered: Action) -> str:
     side = "left" if off > 0 else "right"
     return (
         f"hand: {math.hypot(*vd):.0f} of {math.hypot(*va):.0f} mm/s, {abs(off):.1f} deg "
-        f"{side}, strike {delivered.strike_mm:+.1f} mm, spin {delivered.spin:+.0f} rad/s"
+        f"{side}, strike {_signed(delivered.strike_mm)} mm, spin {_signed(delivered.spin)} rad/s"
     )
+
+
+def _signed(value: float) -> str:
+    """``value`` to one decimal with its sign, ``+0.0`` for what rounds to 0
+    (``-0.04`` would print ``-0.0``)."""
+    shown = round(value, 1)
+    return f"{shown if shown != 0.0 else 0.0:+.1f}"
