@@ -373,7 +373,7 @@ def play(
 
     if screenshot is not None:
         with saving(shot, "--screenshot", force) as tmp:
-            screenshot_game(config, policies, seed, tmp, rotate=rotate)
+            screenshot_game(config, policies, seed, tmp, rotate=rotate, hands=hands)
         echo(f"wrote {shot}")
         return
     names = tuple(policies[p].name if p in policies else "human" for p in range(players))
