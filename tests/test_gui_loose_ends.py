@@ -295,6 +295,29 @@ def test_the_whole_log_is_kept_and_scrolls_with_the_wheel_and_keys(pyglet_mod: A
         w.close()
 
 
+def test_the_flick_keys_help_goes_at_game_over(pyglet_mod: Any) -> None:
+    """With bots in every seat, the panel kept the spin, strike and
+    fast-forward help after the game ended. At game over it says only how
+    the log scrolls and how to quit. Failed before: the play help stayed."""
+    from warlords_sim.bots import make_bot
+    from warlords_sim.gui.controller import Phase
+    from warlords_sim.gui.hud import GAME_OVER_HELP, PLAY_HELP
+
+    w = _window(2, {0: make_bot("random"), 1: make_bot("random")})
+    try:
+        c, hud = w.c, w.hud
+        w.draw_frame()
+        assert hud.help.label.text == PLAY_HELP
+        c.fast_forward(make_bot("random"), 10**6)
+        assert c.phase is Phase.GAME_OVER
+        w.draw_frame()
+        text = hud.help.label.text
+        assert text == GAME_OVER_HELP and "PgUp" in text
+        assert "spin" not in text and "strike" not in text and "fast-forward" not in text
+    finally:
+        w.close()
+
+
 def test_a_siege_shot_is_logged_as_a_siege_shot(window: Any) -> None:
     """A siege shot was logged "P0 flicked red die 1 ...", as a plain flick."""
     from warlords_sim.rules.actions import SiegeShot

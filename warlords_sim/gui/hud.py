@@ -21,6 +21,7 @@ from warlords_sim.rules.scoring import winners_text
 __all__ = [
     "COUNTS_HEADER",
     "PANEL_WIDTH",
+    "GAME_OVER_HELP",
     "PLAY_HELP",
     "SCORED_LEGEND",
     "WALL_HOLE_LEGEND",
@@ -48,6 +49,11 @@ PLAY_HELP = (
     "strike high or low, S: siege engine, D D: decline, G: aim guide, R: turn the view, "
     "Esc: cancel, F: fast-forward, M: sound, Space: continue.\n"
     "Log: wheel over the panel or PgUp/PgDn scroll it, End: the newest lines."
+)
+#: The help once the game is over: no flick to make, the log still scrolls.
+GAME_OVER_HELP = (
+    "Log: wheel over the panel or PgUp/PgDn scroll it, End: the newest lines.\n"
+    "Esc or close the window to quit."
 )
 #: Lines one wheel notch scrolls the log by.
 LOG_SCROLL_LINES = 3
@@ -324,10 +330,13 @@ class Hud:
             self.message.set("", x, y)
         y -= self.status.set(status, x, y) + 12
         help_ = self.help.label
-        if help_.text != self.help_text:  # laid out first: its height places it
-            help_.text = self.help_text
+        shown = self.help_text
+        if c.phase is Phase.GAME_OVER and shown == PLAY_HELP:  # no flick keys left
+            shown = GAME_OVER_HELP
+        if help_.text != shown:  # laid out first: its height places it
+            help_.text = shown
             self.help.changed = True
-        self.help.set(self.help_text, x, 12 + help_.content_height)
+        self.help.set(shown, x, 12 + help_.content_height)
         self._lay_out_log(x, y, y - (12 + help_.content_height) - 10)
         if speed is not None:
             px, py, text = speed
