@@ -145,7 +145,7 @@ def branch(
             rec.place()  # a forced branch replaces NEW only now, complete
     except KeyboardInterrupt as e:  # say where the resumable prefix is
         if Path(rec.path).exists():
-            kept = f" ({new_path} is unchanged)" if rec.pending else ""
+            kept = f" ({rec.target_note()})" if rec.pending else ""
             e.add_note(f"the recording so far is in {rec.path}{kept}")
         raise
     return rebuilt
