@@ -333,3 +333,17 @@ def test_the_hand_line_shows_spin_and_strike_to_one_decimal(
     aimed = SiegeShot(die=0, velocity=(0.0, 900.0))
     delivered = dataclasses.replace(aimed, velocity=(5.0, 910.0), spin=spin, strike_mm=strike)
     assert _stroke_line(aimed, delivered).endswith(shown)
+
+
+def test_play_help_lists_every_key_the_window_takes() -> None:
+    """``play --help``'s "Keys:" named neither U, W/X nor shift+wheel, nor the
+    log's wheel, PgUp/PgDn and End (only the window's panel did); README's
+    controls table lacked the log's. Failed before."""
+    res = CliRunner().invoke(main, ["play", "--help"], terminal_width=200)
+    text = " ".join(res.output.split())
+    for words in ("U face up", "W/X or shift+wheel strike", "G aim guide", "wheel over the panel",
+                  "PgUp/PgDn", "End shows the newest"):  # fmt: skip
+        assert words in text, words
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    row = next(line for line in readme.splitlines() if line.startswith("| read the log |"))
+    assert "wheel over the panel" in row and "`PgUp` / `PgDn`" in row and "`End`" in row

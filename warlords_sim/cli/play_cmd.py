@@ -68,9 +68,12 @@ the low), drag back like a slingshot and release. The arrow shows direction and 
 2000 mm/s); the dashed aim guide runs to the first wall, pin, die or edge
 in the way (G or --no-guide: off). The drag goes on outside the window and a
 release there flicks; Esc or the right button cancels. Keys: 1-3 front area,
-H/L crenelation, Q/E or the wheel spin, S siege engine (with doubles), D D
-decline an ability (Esc keeps it), R turn the view, F fast-forward, M sound
-off/on (--mute: start without), Space continue after a round.
+H/L crenelation, U face up of your supply dice, Q/E or the wheel spin, W/X or
+shift+wheel strike high or low, S siege engine (with doubles), D D decline an
+ability (Esc keeps it), G aim guide, R turn the view, F fast-forward, M sound
+off/on (--mute: start without), Space continue after a round. The log keeps
+the whole game: the wheel over the panel or PgUp/PgDn scroll it, End shows
+the newest lines again.
 
 \b
 Players are numbered 0.. in turn order; P0 sits at the bottom. --bots lists
