@@ -318,6 +318,51 @@ def test_the_flick_keys_help_goes_at_game_over(pyglet_mod: Any) -> None:
         w.close()
 
 
+def test_pgdn_and_pgup_page_the_log_with_one_line_shown_on_both_pages(pyglet_mod: Any) -> None:
+    """From the top ("lines 1-17 of 108") PgDn showed lines 19-33: line 18
+    was never shown, while PgUp kept one line of the old page. Each page
+    now starts (PgDn) or ends (PgUp) at the line the old page ended or
+    started with, whatever the pages hold. Failed before: a line skipped."""
+    from warlords_sim.bots import make_bot
+    from warlords_sim.gui.hud import PANEL_WIDTH
+
+    w = _window(2, {1: make_bot("random")})
+    try:
+        c, hud = w.c, w.hud
+        c.fast_forward(make_bot("random"), 30)
+        w.draw_frame()
+        n = len(c.log)
+        xdo = _xdo(w)
+        wx, wy = w.get_location()
+        xdo("mousemove", str(wx + w.width - PANEL_WIDTH // 2), str(wy + w.height // 2))
+        for _ in range(n // 3 + 2):  # to the oldest lines
+            xdo("click", "4")
+        w.draw_frame()
+        pages = [hud.log_shown]
+        assert pages[0][0] == 0 and pages[0][1] < n
+        while pages[-1][1] < n:  # PgDn to the newest
+            xdo("key", "Page_Down")
+            w.draw_frame()
+            first, end = hud.log_shown
+            if end < n:
+                assert first == pages[-1][1] - 1, (pages, hud.log_shown)  # one line overlap
+            else:
+                assert first <= pages[-1][1] - 1, (pages, hud.log_shown)  # no line skipped
+            pages.append((first, end))
+            assert len(pages) < n
+        assert len(pages) >= 3 and hud.log_end is None  # following the game again
+        shown = set().union(*(range(a, b) for a, b in pages))
+        assert shown == set(range(n))  # every line on some page
+        xdo("key", "Page_Up")
+        w.draw_frame()
+        assert hud.log_shown[1] == pages[-1][0] + 1  # ends at the old first line
+        xdo("key", "Page_Down")
+        w.draw_frame()
+        assert hud.log_shown[0] == pages[-1][0]  # starts at the old last line
+    finally:
+        w.close()
+
+
 def test_a_siege_shot_is_logged_as_a_siege_shot(window: Any) -> None:
     """A siege shot was logged "P0 flicked red die 1 ...", as a plain flick."""
     from warlords_sim.rules.actions import SiegeShot
