@@ -524,3 +524,44 @@ def test_render_captions_are_whole_and_say_whose_damage(pyglet_mod: Any) -> None
         assert canvas.line2.text == text
     finally:
         canvas.close()
+
+
+def test_the_end_caption_says_damage_taken_names_a_tie_break_and_fits_at_160(
+    pyglet_mod: Any,
+) -> None:
+    """The end caption said "total damage" (taken, not dealt), never named
+    the tie-break that decided a tied game, and at ``--size 160`` it was cut
+    ("..."). It says "total damage taken", adds the tie-break's reading
+    when the totals tie, and a long caption is set smaller to fit whole.
+    Failed before: "total damage", no tie-break, cut at 160 px."""
+    from pathlib import Path
+
+    from warlords_sim.gui.movie import Canvas
+    from warlords_sim.gui.playback import ReplayController
+    from warlords_sim.replay import load_replay
+
+    examples = Path(__file__).resolve().parents[1] / "examples" / "replays"
+    c = ReplayController(load_replay(examples / "game-3p-wall1.jsonl"))
+    c.skip_to(c.total)
+    for size in (160, 600):
+        canvas = Canvas(c, size)
+        try:
+            canvas.draw()
+            _, text = canvas.captions()
+            assert "total damage taken P0 (" in text and "tie-break" not in text, text
+            lb = canvas.line2
+            assert lb.text == text, (size, lb.text)  # whole, not cut
+            assert lb.y - lb.content_height >= canvas.bar_bottom  # inside the caption bar
+        finally:
+            canvas.close()
+    s = c.state
+    s.totals[:] = [min(s.totals)] * len(s.totals)  # a tie on the lowest total
+    canvas = Canvas(c, 160)
+    try:
+        canvas.draw()
+        _, text = canvas.captions()
+        assert "tie-break" in text and "final round" in text, text
+        assert canvas.line2.text == text  # whole at 160 px too
+        assert canvas.line2.y - canvas.line2.content_height >= canvas.bar_bottom
+    finally:
+        canvas.close()

@@ -231,12 +231,13 @@ class Hud:
 
     def castle_text(self, seat: int) -> str:
         """A castle's label: its colour, its player and the damage in its
-        courtyard this round ("red castle (P0): damage 12")."""
+        courtyard this round ("red castle (P0): 12 damage this round"; the
+        totals are in the panel and the end caption)."""
         c = self.c
         player = c.shown_state().player_at(seat)
         who = f" (P{player})" if player is not None else ""
         damage = c.castle_damage().get(seat, 0)
-        return f"{SEAT_COLOUR_NAMES[seat]} castle{who}: damage {damage}"
+        return f"{SEAT_COLOUR_NAMES[seat]} castle{who}: {damage} damage this round"
 
     def update_castle_labels(self) -> bool:
         """Bring the castle labels' damage up to date; whether any changed."""
