@@ -327,12 +327,12 @@ def test_the_hand_line_shows_spin_and_strike_to_one_decimal(
     Failed before: "spin -0 rad/s"."""
     import dataclasses
 
-    from warlords_sim.gui.controller import _stroke_line
+    from warlords_sim.gui.controller import stroke_line
     from warlords_sim.rules.actions import SiegeShot
 
     aimed = SiegeShot(die=0, velocity=(0.0, 900.0))
     delivered = dataclasses.replace(aimed, velocity=(5.0, 910.0), spin=spin, strike_mm=strike)
-    assert _stroke_line(aimed, delivered).endswith(shown)
+    assert stroke_line(aimed, delivered).endswith(shown)
 
 
 def test_play_help_lists_every_key_the_window_takes() -> None:
@@ -347,3 +347,27 @@ def test_play_help_lists_every_key_the_window_takes() -> None:
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     row = next(line for line in readme.splitlines() if line.startswith("| read the log |"))
     assert "wheel over the panel" in row and "`PgUp` / `PgDn`" in row and "`End`" in row
+
+
+def test_resume_tells_the_hands_lines_again_and_keeps_the_launch_spot(tmp_path: Path) -> None:
+    """After ``play --resume`` the log lacked the "hand: ..." lines the live
+    game showed, and the human's launch spot was forgotten. The log is told
+    again as the live window told it (each hand's line from ``aimed``) and
+    each human starts from the spot of their last supply flick. Failed
+    before: no hand lines, no spot."""
+    from warlords_sim.gui.playback import resume_game
+
+    path = tmp_path / "hand.jsonl"
+    rec, _ = open_recorder(path, CONFIG, 5, ("human", "aim"), skill=0.7, hands={0: "club"})
+    c = _controller("club", recorder=rec)
+    _play_some(c, 2)
+    rec.close()
+    assert sum(line.startswith("hand: ") for line in c.log) == 2
+    resumed, _ = resume_game(path)
+    try:
+        assert resumed.log == c.log
+        inp = Input(resumed)
+        inp.sync()
+        assert resumed.is_human_turn() and inp.spot == (3, Crenelation.LOW)
+    finally:
+        resumed.recorder.close()
