@@ -400,7 +400,7 @@ class Hud:
                 first = hi
             if first == 0 and end < n:  # at the oldest: a full panel from line 1
                 end = most_from(0)
-                self.log_first = 0
+                self.log_first = 0 if end < n else None  # all of it fits: follow the game
                 self.log_end = None if end >= n else end
         self._log_key = (n, self.log_end, self.log_first, round(room), x, top)
         self.log_shown = (first, end)
