@@ -21,15 +21,24 @@ spot along the dragged direction), the faces that came up, how many landed
 a 6 in the yellow (top) castle's courtyard, and how many left the board.
 With ``--png PATH`` the landings are drawn on the board, one panel a level.
 
+The drag is aimed as the window aims it (``input.GAIN``, full speed in a
+120 mm pull): the play-through's 185 mm pull is capped at the full 2000 mm/s,
+and the line "drag: ..." prints the speed the window's input produced.
+
 Run: xvfb-run -a python benchmarks/hand_spread.py [--png docs/hand-spread.png] [--force]
-(it opens a hidden window to map the pixels; it writes nothing without --png,
-and replaces an existing PNG only with --force).
+[--trials N] (it opens a hidden window to map the pixels, so it needs a
+display: without one it stops with a line saying to use xvfb-run -a; it
+writes nothing without --png, checks the PNG's name, folder and an existing
+file before computing, and replaces an existing PNG only with --force).
+Cost: about 5 s CPU at 20 trials (4 levels x 20 flicks, plus the PNG),
+measured under Xvfb on the project's 2-core machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from collections import Counter
 from dataclasses import dataclass
@@ -41,6 +50,7 @@ from warlords_sim.board import Board, Crenelation, load_board
 from warlords_sim.bots import make_bot
 from warlords_sim.bots.skill import HandSpec, SkillLevel, hand_label
 from warlords_sim.rules import GameConfig, HouseRules
+from warlords_sim.rules.actions import SupplyFlick
 from warlords_sim.rules.game import Location
 from warlords_sim.rules.scoring import courtyard_dice
 
@@ -91,10 +101,11 @@ def flick(
     trial: int,
     press: tuple[float, float],
     release: tuple[float, float],
-) -> tuple[Landing, tuple[float, float]]:
+) -> tuple[Landing, tuple[float, float], tuple[float, float]]:
     """The drag made once by the human (P0) at the opening of seed 5's game
-    against the aim bot, with ``hand``; returns the landing and the launch
-    spot (mm)."""
+    against the aim bot, with ``hand``; returns the landing, the launch
+    spot (mm) and the velocity the window's input code aimed (mm/s, before
+    the hand: capped at the window's full speed)."""
     from warlords_sim.gui.controller import GameController
     from warlords_sim.gui.input import Input
 
@@ -118,29 +129,30 @@ def flick(
     inp.release(*release)
     if not c.actions:
         raise SystemExit(f"the drag was refused: {c.message}")
+    aimed = c.last_stroke[0] if c.last_stroke is not None else c.actions[0]
+    assert isinstance(aimed, SupplyFlick)
     c.finish_flick()
     die = 0  # P0's first supply die
     d = c.state.dice[die]
     six = (die, YELLOW, 6) in courtyard_dice(c.shown_state())
     if d.location is Location.ELIMINATED or d.pose is None:
-        return Landing(None, None, None, False), (spot.x, spot.y)
-    return Landing(d.pose.x, d.pose.y, d.pose.face, six), (spot.x, spot.y)
+        return Landing(None, None, None, False), (spot.x, spot.y), aimed.velocity
+    return Landing(d.pose.x, d.pose.y, d.pose.face, six), (spot.x, spot.y), aimed.velocity
 
 
 def _along(
     board: Board,
-    press: tuple[float, float],
-    release: tuple[float, float],
+    aim: tuple[float, float],
     z: tuple[float, float, float, float],
     start: tuple[float, float],
     u: tuple[float, float],
 ) -> float:
     """How far along the aim the die stops when a hand of 1 mm strike sd
-    delivers the drag with the standard normals ``z`` (no other scatter)."""
+    delivers the drag (aimed at ``aim``, mm/s, as the window's input made
+    it) with the standard normals ``z`` (no other scatter)."""
     from warlords_sim.bots.policy import Hand
     from warlords_sim.bots.skill import HandNoise
     from warlords_sim.gui.controller import GameController
-    from warlords_sim.rules.actions import SupplyFlick
 
     class _OneMm(Hand):
         @property
@@ -156,7 +168,6 @@ def _along(
             return 0.0
 
     c = GameController(GameConfig(board, 2, HouseRules()), {1: make_bot("aim")}, seed=SEED)
-    aim = ((press[0] - release[0]) * 10.0, (press[1] - release[1]) * 10.0)
     action = _OneMm(1.0).deliver_z(SupplyFlick(3, Crenelation.LOW, aim, 0.0, 6), z, board)
     if not c.submit(action):
         raise SystemExit(f"refused: {c.message}")
@@ -174,22 +185,81 @@ def spread(values: list[float]) -> tuple[float, float, float]:
     return float(med), float(q3 - q1), float(a.std(ddof=1)) if len(a) > 1 else 0.0
 
 
+def _trials(text: str) -> int:
+    """``--trials``: an integer >= 2 (a spread needs two flicks)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 2, got {text!r}") from None
+    if n < 2:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 2 (a spread), got {n}")
+    return n
+
+
+def _check_png(path: Path, force: bool) -> str | None:
+    """Why ``--png PATH`` cannot be written (None: it can), checked before
+    anything is computed."""
+    if path.suffix.lower() != ".png":
+        return f"--png {path}: expected a file name ending in .png"
+    if path.is_dir():
+        return f"--png {path}: a folder, expected a PNG file's name"
+    if path.exists() and not force:
+        return f"--png {path}: the file exists; give --force to replace it"
+    if not path.parent.is_dir():
+        return f"--png {path}: no folder {path.parent}; create it first"
+    return None
+
+
+def _no_display() -> str | None:
+    """Why no window can be opened here (None: one can)."""
+    if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
+        return (
+            "no DISPLAY: this script opens a hidden window to map the drag's pixels; "
+            "run it as: xvfb-run -a python benchmarks/hand_spread.py"
+        )
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--png", type=Path, default=None, help="draw the landings to this PNG")
+    ap.add_argument(
+        "--png", type=Path, default=None, help="draw the landings to this PNG (a .png name)"
+    )
     ap.add_argument("--force", action="store_true", help="replace an existing --png file")
-    ap.add_argument("--trials", type=int, default=TRIALS)
+    ap.add_argument(
+        "--trials",
+        type=_trials,
+        default=TRIALS,
+        help=f"flicks of the drag at each hand, at least 2 (default {TRIALS})",
+    )
     args = ap.parse_args(argv)
-    if args.png is not None and args.png.exists() and not args.force:
-        print(f"error: {args.png} exists; give --force to replace it", file=sys.stderr)
+    why = _check_png(args.png, args.force) if args.png is not None else None
+    why = why or _no_display()
+    if why is not None:
+        print(f"error: {why}", file=sys.stderr)
         return 2
     board = load_board("standard")
-    press, release = drag_mm(board)
-    aim = ((press[0] - release[0]) * 10.0, (press[1] - release[1]) * 10.0)  # input.GAIN
+    try:
+        press, release = drag_mm(board)
+    except Exception as e:  # no usable display after all (a dead X server)
+        print(
+            f"error: cannot open a window ({type(e).__name__}: {e}); "
+            "run it as: xvfb-run -a python benchmarks/hand_spread.py",
+            file=sys.stderr,
+        )
+        return 2
+    from warlords_sim.gui.input import GAIN
+    from warlords_sim.rules.flick_setup import MAX_FLICK_SPEED
+
+    pulled = math.hypot(press[0] - release[0], press[1] - release[1])
+    _, _, aim = flick(board, None, 0, press, release)  # as the window's input aims it
+    speed = math.hypot(*aim)
+    capped = " (the window's full speed: capped)" if speed >= MAX_FLICK_SPEED - 1e-6 else ""
     print(
         f"drag: press {PRESS_PX} px -> ({press[0]:.1f}, {press[1]:.1f}) mm, release "
-        f"{RELEASE_PX} px -> ({release[0]:.1f}, {release[1]:.1f}) mm; aimed "
-        f"{math.hypot(*aim):.0f} mm/s at {math.degrees(math.atan2(aim[1], aim[0])):.1f} deg, "
+        f"{RELEASE_PX} px -> ({release[0]:.1f}, {release[1]:.1f}) mm, a {pulled:.0f} mm pull "
+        f"(gain {GAIN:.2f} mm/s per mm); aimed {speed:.0f} mm/s{capped} at "
+        f"{math.degrees(math.atan2(aim[1], aim[0])):.1f} deg, "
         f"face 6 up, no spin, struck at the centre; {args.trials} flicks a level"
     )
     u = (aim[0] / math.hypot(*aim), aim[1] / math.hypot(*aim))
@@ -203,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     for hand in LEVELS:
         rows = []
         for i in range(args.trials):
-            landing, start = flick(board, hand, i, press, release)
+            landing, start, _ = flick(board, hand, i, press, release)
             rows.append(landing)
         results[hand_label(hand)] = rows
         on = [r for r in rows if r.x is not None and r.y is not None]
@@ -231,10 +301,10 @@ def main(argv: list[str] | None = None) -> int:
         ("0.5 mm higher", (0.0, 0.0, 0.5, 0.0)),
         ("0.5 mm lower", (0.0, 0.0, -0.5, 0.0)),
     ):
-        parts.append(f"{label} {_along(board, press, release, z, start, u):.0f} mm")
+        parts.append(f"{label} {_along(board, aim, z, start, u):.0f} mm")
     print(f"the exact drag, along the aim, struck {', '.join(parts)}")
     if args.png is not None:
-        draw(board, results, start, u, args.png, titles)
+        draw(board, results, start, u, args.png, titles, speed, args.trials)
         print(f"wrote {args.png}")
     return 0
 
@@ -246,6 +316,8 @@ def draw(
     u: tuple[float, float],
     path: Path,
     titles: dict[str, str],
+    speed: float,
+    trials: int,
 ) -> None:
     """One panel a hand: the board around the drag, the aim line from the
     launch spot, and each landing as its face in a square (mm, to scale)."""
@@ -283,8 +355,8 @@ def draw(
         ax.set_xlabel("x (mm)", fontsize=8)
         ax.set_ylabel("y (mm)" if k == 0 else "", fontsize=8)
     fig.suptitle(
-        "The same drag 20 times at each hand (issue 20's: area 3 low, 1850 mm/s, seed 5's "
-        "opening); squares: where the die stopped, with its face",
+        f"The same drag {trials} times at each hand (issue 20's: area 3 low, aimed "
+        f"{speed:.0f} mm/s, seed 5's opening); squares: where the die stopped, with its face",
         fontsize=10,
     )
     fig.subplots_adjust(left=0.045, right=0.995, bottom=0.1, top=0.82, wspace=0.16)

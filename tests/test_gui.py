@@ -344,6 +344,32 @@ def test_screenshot_option_writes_a_png(display: str, tmp_path: Path) -> None:  
     assert out.stat().st_size > 10_000
 
 
+def test_the_screenshot_shows_the_hand_given(
+    display: str,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``play --hand novice --screenshot`` draws the human with a novice's
+    hand (panel and cone). Failed before: the screenshot's controller had
+    no hands, every screenshot said "hand exact"."""
+    from warlords_sim.cli import main
+    from warlords_sim.gui import app
+
+    seen: list[str] = []
+
+    class Window(app.PlayWindow):
+        def save_png(self, path: Any) -> Any:
+            seen.append(self.c.hand_label(0))
+            return super().save_png(path)
+
+    monkeypatch.setattr(app, "PlayWindow", Window)
+    out = tmp_path / "novice.png"
+    args = ["play", "--bots", "1", "--seed", "2", "--hand", "novice", "--screenshot", str(out)]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    assert seen == ["hand novice"]
+
+
 def test_the_screenshot_game_is_played_by_the_seated_bots(
     display: str,  # noqa: F811
     tmp_path: Path,

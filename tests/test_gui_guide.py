@@ -105,3 +105,32 @@ def test_rounded_corner_and_misses() -> None:
 def test_zero_aim_is_refused() -> None:
     with pytest.raises(ValueError, match="non-zero"):
         cast((0.0, 0.0), (0.0, 0.0), half_board=300, radius=8.0)
+
+
+def test_a_novices_cone_is_cast_densely_and_as_against_everything() -> None:
+    """The hand's cone was 9 rays, filled as triangles between their ends:
+    over a novice's 16 deg, neighbours 2 deg apart ended 25 mm apart at
+    700 mm, and where one stopped at a pin and the next ran on, the fill
+    cut a sliver across. Rays are now at most 0.5 deg apart, and leaving
+    out what lies outside the cone's wedge changes no ray's end. Failed
+    before: 9 rays."""
+    import math
+
+    from warlords_sim.bots.skill import SkillLevel
+    from warlords_sim.gui.guide import aim_guide, aim_spread
+
+    b = load_board("standard")
+    sd = math.radians(SkillLevel.NOVICE.noise.direction_sd_deg)
+    pins = list(range(0, len(b.holes), 3))[:12]
+    far = [(x * 40.0 - 200.0, y * 40.0 + 250.0, 0.3) for x in range(6) for y in range(2)]
+    dice = [(30.0, 150.0, 0.3), *far]  # one die in the cone, the rest beside it
+    start, aim = (0.0, -150.0), (0.1, 1.0)
+    cone = aim_spread(b, (0, 2), False, pins, dice, start, aim, sd)
+    n = len(cone)
+    assert 4.0 * sd / (n - 1) <= math.radians(0.5) + 1e-12, n
+    base = math.atan2(aim[1], aim[0])
+    for k, hit in enumerate(cone):
+        a = base - 2.0 * sd + 4.0 * sd * k / (n - 1)
+        full = aim_guide(b, (0, 2), False, pins, dice, start, (math.cos(a), math.sin(a)))
+        assert (hit.x, hit.y) == pytest.approx((full.x, full.y), abs=1e-9), k
+    assert len({h.kind for h in cone}) > 1  # the wedge holds obstacles of more than one kind

@@ -185,6 +185,17 @@ def test_bad_hand_values_fail_in_one_line_naming_the_option_and_the_choices(valu
     assert "exact, novice, club, expert or a number in [0, 1]" in err[0]
 
 
+@pytest.mark.parametrize("value", ["w" * 100_000, "0=" + "w" * 100_000, "w" * 100_000 + "=club"])
+def test_a_long_hand_value_is_clipped_in_the_error(value: str) -> None:
+    """A 100,000-character ``--hand`` is cut as the rules' loader cuts a
+    field, its closing quote kept. Failed before: echoed whole."""
+    res = CliRunner().invoke(main, ["play", "--hand", value])
+    assert res.exit_code == 2, res.output
+    err = res.stderr.strip()
+    assert len(err) < 300, err[:300]
+    assert "'www" in err and "...' (100000 characters)" in err, err
+
+
 def test_hand_help_gives_the_levels_numbers() -> None:
     """``--hand``'s help (copied so that --help loads no numpy) says what
     :mod:`warlords_sim.bots.skill` sets."""
@@ -299,3 +310,64 @@ def test_the_guide_draws_the_hands_spread_and_the_panel_names_the_hand(
         # the fill is orange: blue drops the most, toward the fill's
         r, g, b = (t - s for t, s in zip(tinted, bare, strict=True))
         assert b < 0 and b < r and (SPREAD_FILL[2] < SPREAD_FILL[0])
+
+
+@pytest.mark.parametrize(
+    ("spin", "strike", "shown"),
+    [
+        (-0.22, 0.43, "strike +0.4 mm, spin -0.2 rad/s"),
+        (-0.04, -0.03, "strike +0.0 mm, spin +0.0 rad/s"),
+        (12.345, -1.26, "strike -1.3 mm, spin +12.3 rad/s"),
+    ],
+)
+def test_the_hand_line_shows_spin_and_strike_to_one_decimal(
+    spin: float, strike: float, shown: str
+) -> None:
+    """The log's hand line: "spin -0.2 rad/s" for -0.22 rad/s, never "-0.0".
+    Failed before: "spin -0 rad/s"."""
+    import dataclasses
+
+    from warlords_sim.gui.controller import stroke_line
+    from warlords_sim.rules.actions import SiegeShot
+
+    aimed = SiegeShot(die=0, velocity=(0.0, 900.0))
+    delivered = dataclasses.replace(aimed, velocity=(5.0, 910.0), spin=spin, strike_mm=strike)
+    assert stroke_line(aimed, delivered).endswith(shown)
+
+
+def test_play_help_lists_every_key_the_window_takes() -> None:
+    """``play --help``'s "Keys:" named neither U, W/X nor shift+wheel, nor the
+    log's wheel, PgUp/PgDn and End (only the window's panel did); README's
+    controls table lacked the log's. Failed before."""
+    res = CliRunner().invoke(main, ["play", "--help"], terminal_width=200)
+    text = " ".join(res.output.split())
+    for words in ("U face up", "W/X or shift+wheel strike", "G aim guide", "wheel over the panel",
+                  "PgUp/PgDn", "End shows the newest"):  # fmt: skip
+        assert words in text, words
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    row = next(line for line in readme.splitlines() if line.startswith("| read the log |"))
+    assert "wheel over the panel" in row and "`PgUp` / `PgDn`" in row and "`End`" in row
+
+
+def test_resume_tells_the_hands_lines_again_and_keeps_the_launch_spot(tmp_path: Path) -> None:
+    """After ``play --resume`` the log lacked the "hand: ..." lines the live
+    game showed, and the human's launch spot was forgotten. The log is told
+    again as the live window told it (each hand's line from ``aimed``) and
+    each human starts from the spot of their last supply flick. Failed
+    before: no hand lines, no spot."""
+    from warlords_sim.gui.playback import resume_game
+
+    path = tmp_path / "hand.jsonl"
+    rec, _ = open_recorder(path, CONFIG, 5, ("human", "aim"), skill=0.7, hands={0: "club"})
+    c = _controller("club", recorder=rec)
+    _play_some(c, 2)
+    rec.close()
+    assert sum(line.startswith("hand: ") for line in c.log) == 2
+    resumed, _ = resume_game(path)
+    try:
+        assert resumed.log == c.log
+        inp = Input(resumed)
+        inp.sync()
+        assert resumed.is_human_turn() and inp.spot == (3, Crenelation.LOW)
+    finally:
+        resumed.recorder.close()

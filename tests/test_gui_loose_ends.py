@@ -295,6 +295,74 @@ def test_the_whole_log_is_kept_and_scrolls_with_the_wheel_and_keys(pyglet_mod: A
         w.close()
 
 
+def test_the_flick_keys_help_goes_at_game_over(pyglet_mod: Any) -> None:
+    """With bots in every seat, the panel kept the spin, strike and
+    fast-forward help after the game ended. At game over it says only how
+    the log scrolls and how to quit. Failed before: the play help stayed."""
+    from warlords_sim.bots import make_bot
+    from warlords_sim.gui.controller import Phase
+    from warlords_sim.gui.hud import GAME_OVER_HELP, PLAY_HELP
+
+    w = _window(2, {0: make_bot("random"), 1: make_bot("random")})
+    try:
+        c, hud = w.c, w.hud
+        w.draw_frame()
+        assert hud.help.label.text == PLAY_HELP
+        c.fast_forward(make_bot("random"), 10**6)
+        assert c.phase is Phase.GAME_OVER
+        w.draw_frame()
+        text = hud.help.label.text
+        assert text == GAME_OVER_HELP and "PgUp" in text
+        assert "spin" not in text and "strike" not in text and "fast-forward" not in text
+    finally:
+        w.close()
+
+
+def test_pgdn_and_pgup_page_the_log_with_one_line_shown_on_both_pages(pyglet_mod: Any) -> None:
+    """From the top ("lines 1-17 of 108") PgDn showed lines 19-33: line 18
+    was never shown, while PgUp kept one line of the old page. Each page
+    now starts (PgDn) or ends (PgUp) at the line the old page ended or
+    started with, whatever the pages hold. Failed before: a line skipped."""
+    from warlords_sim.bots import make_bot
+    from warlords_sim.gui.hud import PANEL_WIDTH
+
+    w = _window(2, {1: make_bot("random")})
+    try:
+        c, hud = w.c, w.hud
+        c.fast_forward(make_bot("random"), 30)
+        w.draw_frame()
+        n = len(c.log)
+        xdo = _xdo(w)
+        wx, wy = w.get_location()
+        xdo("mousemove", str(wx + w.width - PANEL_WIDTH // 2), str(wy + w.height // 2))
+        for _ in range(n // 3 + 2):  # to the oldest lines
+            xdo("click", "4")
+        w.draw_frame()
+        pages = [hud.log_shown]
+        assert pages[0][0] == 0 and pages[0][1] < n
+        while pages[-1][1] < n:  # PgDn to the newest
+            xdo("key", "Page_Down")
+            w.draw_frame()
+            first, end = hud.log_shown
+            if end < n:
+                assert first == pages[-1][1] - 1, (pages, hud.log_shown)  # one line overlap
+            else:
+                assert first <= pages[-1][1] - 1, (pages, hud.log_shown)  # no line skipped
+            pages.append((first, end))
+            assert len(pages) < n
+        assert len(pages) >= 3 and hud.log_end is None  # following the game again
+        shown = set().union(*(range(a, b) for a, b in pages))
+        assert shown == set(range(n))  # every line on some page
+        xdo("key", "Page_Up")
+        w.draw_frame()
+        assert hud.log_shown[1] == pages[-1][0] + 1  # ends at the old first line
+        xdo("key", "Page_Down")
+        w.draw_frame()
+        assert hud.log_shown[0] == pages[-1][0]  # starts at the old last line
+    finally:
+        w.close()
+
+
 def test_a_siege_shot_is_logged_as_a_siege_shot(window: Any) -> None:
     """A siege shot was logged "P0 flicked red die 1 ...", as a plain flick."""
     from warlords_sim.rules.actions import SiegeShot
@@ -460,5 +528,46 @@ def test_render_captions_are_whole_and_say_whose_damage(pyglet_mod: Any) -> None
             assert f"P{p} ({SEAT_COLOUR_NAMES[s.seats[p]]}) {total}" in text, text
         assert text.startswith("game over: ") and "total damage" in text
         assert canvas.line2.text == text
+    finally:
+        canvas.close()
+
+
+def test_the_end_caption_says_damage_taken_names_a_tie_break_and_fits_at_160(
+    pyglet_mod: Any,
+) -> None:
+    """The end caption said "total damage" (taken, not dealt), never named
+    the tie-break that decided a tied game, and at ``--size 160`` it was cut
+    ("..."). It says "total damage taken", adds the tie-break's reading
+    when the totals tie, and a long caption is set smaller to fit whole.
+    Failed before: "total damage", no tie-break, cut at 160 px."""
+    from pathlib import Path
+
+    from warlords_sim.gui.movie import Canvas
+    from warlords_sim.gui.playback import ReplayController
+    from warlords_sim.replay import load_replay
+
+    examples = Path(__file__).resolve().parents[1] / "examples" / "replays"
+    c = ReplayController(load_replay(examples / "game-3p-wall1.jsonl"))
+    c.skip_to(c.total)
+    for size in (160, 600):
+        canvas = Canvas(c, size)
+        try:
+            canvas.draw()
+            _, text = canvas.captions()
+            assert "total damage taken P0 (" in text and "tie-break" not in text, text
+            lb = canvas.line2
+            assert lb.text == text, (size, lb.text)  # whole, not cut
+            assert lb.y - lb.content_height >= canvas.bar_bottom  # inside the caption bar
+        finally:
+            canvas.close()
+    s = c.state
+    s.totals[:] = [min(s.totals)] * len(s.totals)  # a tie on the lowest total
+    canvas = Canvas(c, 160)
+    try:
+        canvas.draw()
+        _, text = canvas.captions()
+        assert "tie-break" in text and "final round" in text, text
+        assert canvas.line2.text == text  # whole at 160 px too
+        assert canvas.line2.y - canvas.line2.content_height >= canvas.bar_bottom
     finally:
         canvas.close()

@@ -430,7 +430,10 @@ def test_dice_counting_as_damage_are_framed_and_castles_show_damage(
             seen = [_rgb(png, w, x - 10.0 - 0.25 * i, y) for i in range(10)]
             assert any(_close(got, white, 30) for got in seen) is framed, (x, y, seen)
         labels = {seat: lb.text for seat, lb in w.hud.castle_labels.items()}
-        assert labels == {0: "red castle (P0): damage 3", 2: "yellow castle (P1): damage 5"}
+        assert labels == {
+            0: "red castle (P0): 3 damage this round",
+            2: "yellow castle (P1): 5 damage this round",
+        }
         # the table's numbers stand under their column names
         row = w.hud.rows[0].label.text
         for word in ("supply", "play", "courtyard", "out", "damage"):

@@ -134,6 +134,37 @@ def test_sigterm_keeps_the_old_file_and_says_where_the_prefix_is(tmp_path: Path)
     assert rep.result is None and len(rep.actions) >= 3
 
 
+@pytest.mark.parametrize("existed", [True, False])
+def test_an_interrupted_forced_record_says_what_became_of_the_target(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], existed: bool
+) -> None:
+    """``--record PATH --force`` interrupted: "PATH is unchanged" where a
+    file was there, "nothing was written to PATH" where none was, and where
+    the recording so far is. Failed before: "is unchanged" for a file that
+    never existed."""
+    import click
+
+    from warlords_sim.cli._outputs import recording
+
+    target = tmp_path / "g.jsonl"
+    if existed:
+        target.write_bytes(OLD)
+    config = GameConfig(load_board("standard"), 2)
+    rec = Recorder.create(target, config, seed=0, bots=["aim", "aim"], force=True)
+    with pytest.raises(click.exceptions.Exit), recording(rec, "--record"):
+        rec.copy_line(load_replay(GAME_2P).actions[0])  # an action on disk: a prefix to keep
+        raise KeyboardInterrupt
+    err = capsys.readouterr().err
+    assert f"the recording so far is in {rec.path} (" in err, err
+    note = (
+        f"--record {target} is unchanged"
+        if existed
+        else f"nothing was written to --record {target}"
+    )
+    assert f"({note})" in err, err
+    assert target.exists() == existed
+
+
 def test_two_concurrent_forced_records_leave_one_whole_recording(tmp_path: Path) -> None:
     target = tmp_path / "f.jsonl"
     target.write_bytes(OLD)

@@ -201,7 +201,7 @@ def recording(rec: Recorder | None, option: str = "--record") -> Iterator[None]:
         else:
             where = f"the recording so far is in {rec.path}"
             if rec.pending:
-                where += f" ({option} {rec.target} is unchanged)"
+                where += f" ({rec.target_note(option)})"
             how = rec.how_to_continue()
             if how is not None:
                 where += f"; continue it with: {how}"

@@ -68,9 +68,12 @@ the low), drag back like a slingshot and release. The arrow shows direction and 
 2000 mm/s); the dashed aim guide runs to the first wall, pin, die or edge
 in the way (G or --no-guide: off). The drag goes on outside the window and a
 release there flicks; Esc or the right button cancels. Keys: 1-3 front area,
-H/L crenelation, Q/E or the wheel spin, S siege engine (with doubles), D D
-decline an ability (Esc keeps it), R turn the view, F fast-forward, M sound
-off/on (--mute: start without), Space continue after a round.
+H/L crenelation, U face up of your supply dice, Q/E or the wheel spin, W/X or
+shift+wheel strike high or low, S siege engine (with doubles), D D decline an
+ability (Esc keeps it), G aim guide, R turn the view, F fast-forward, M sound
+off/on (--mute: start without), Space continue after a round. The log keeps
+the whole game: the wheel over the panel or PgUp/PgDn scroll it, End shows
+the newest lines again.
 
 \b
 Players are numbered 0.. in turn order; P0 sits at the bottom. --bots lists
@@ -149,18 +152,18 @@ def parse_hands(text: str, players: int, bots: list[int] | None = None) -> dict[
             return parse_hand(value)
         except ValueError:
             raise ValueError(
-                f"--hand: {value.strip()!r} is not a hand; expected {_HAND_EXPECTED}"
+                f"--hand: {_shown(value.strip())} is not a hand; expected {_HAND_EXPECTED}"
             ) from None
 
     parts = [part.strip() for part in text.split(",")]
     if not text.strip() or any(not part for part in parts):
-        raise ValueError(f"--hand: {text!r} has an empty entry; expected {_HAND_EXPECTED}")
+        raise ValueError(f"--hand: {_shown(text)} has an empty entry; expected {_HAND_EXPECTED}")
     for part in parts:
         if "=" not in part:
             bare += 1
             if bare > 1:
                 raise ValueError(
-                    f"--hand: {text!r} gives more than one hand for every player; "
+                    f"--hand: {_shown(text)} gives more than one hand for every player; "
                     f"expected {_HAND_EXPECTED}"
                 )
             default = hand(part)
@@ -170,7 +173,7 @@ def parse_hands(text: str, players: int, bots: list[int] | None = None) -> dict[
             p = int(who)
         except ValueError:
             raise ValueError(
-                f"--hand: {who.strip()!r} is not a player number (0..{players - 1}); "
+                f"--hand: {_shown(who.strip())} is not a player number (0..{players - 1}); "
                 f"expected {_HAND_EXPECTED}"
             ) from None
         if not 0 <= p < players:
@@ -187,6 +190,14 @@ def parse_hands(text: str, players: int, bots: list[int] | None = None) -> dict[
             raise ValueError(f"--hand: player {p} is given twice; expected {_HAND_EXPECTED}")
         named[p] = hand(value)
     return {p: named.get(p, default) for p in range(players) if p not in bot_set}
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for an error line, a long one cut as the rules'
+    loader cuts it: ``'abc...' (100000 characters)``, the quote kept."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[: limit - 3] + '...'!r} ({len(text)} characters)"
 
 
 def parse_skill(text: str) -> Skill:
@@ -365,7 +376,7 @@ def play(
 
     if screenshot is not None:
         with saving(shot, "--screenshot", force) as tmp:
-            screenshot_game(config, policies, seed, tmp, rotate=rotate)
+            screenshot_game(config, policies, seed, tmp, rotate=rotate, hands=hands)
         echo(f"wrote {shot}")
         return
     names = tuple(policies[p].name if p in policies else "human" for p in range(players))

@@ -544,16 +544,19 @@ def screenshot_game(
     *,
     flicks: int = 9,
     rotate: bool | None = None,
+    hands: dict[int, Any] | None = None,
 ) -> Path:
     """Play ``flicks`` flicks at once (each bot plays its own seats with its
     own generator; an aim bot stands in for the humans), then draw the game
     in progress (a human's slingshot drag, or a bot's flick in the air) and
     save it as a PNG; ``rotate`` as for :func:`run` (in hot-seat the turn
-    banner shows, as it does when the turn has just passed)."""
+    banner shows, as it does when the turn has just passed); ``hands`` the
+    human players' hands as ``play --hand`` gives them (the panel and the
+    aim guide's cone show them; default exact)."""
     from warlords_sim.board import Crenelation
     from warlords_sim.bots import make_bot
 
-    controller = GameController(config, bots, seed=seed, bot_delay=0.0)
+    controller = GameController(config, bots, seed=seed, bot_delay=0.0, hands=hands)
     stand_in = make_bot("aim")
 
     class _EachSeat:

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from warlords_sim.board import Crenelation
 from warlords_sim.bots.policy import Hand, Policy
 from warlords_sim.bots.skill import HandSpec, SkillLevel, as_skill, hand_label, parse_hand
 from warlords_sim.colours import SEAT_COLOUR_NAMES
@@ -45,7 +46,7 @@ from warlords_sim.rules.physics_port import SteppedPhysics
 from warlords_sim.rules.resolve import place_dice
 from warlords_sim.rules.scoring import courtyard_dice, round_damage
 
-__all__ = ["DieView", "GameController", "Phase", "open_recorder"]
+__all__ = ["DieView", "GameController", "Phase", "open_recorder", "stroke_line"]
 
 #: Longest stretch of simulated time one frame may catch up (s): after a stall
 #: the animation slows down instead of freezing the window.
@@ -176,6 +177,9 @@ class GameController:
         self.log: list[str] = []
         #: The last action told in one line (the replay panel's and captions' headline).
         self.told = ""
+        #: Each human player's launch spot to start with (area, crenelation):
+        #: after ``play --resume``, the one of their last supply flick.
+        self.launch_spots: dict[int, tuple[int, Crenelation]] = {}
         self._message = ""  # a refusal or a hint, shown until the next choice
         self.message_is_refusal = False  # drawn in red
         self.phase = Phase.INPUT
@@ -347,7 +351,7 @@ class GameController:
             rng.bit_generator.state = saved
             return False
         self.last_stroke = (action, delivered)
-        self.log.append(_stroke_line(action, delivered))
+        self.log.append(stroke_line(action, delivered))
         return True
 
     def _start(self, action: Action, aimed: Action | None = None) -> bool:
@@ -605,9 +609,10 @@ def _hand_spec(hand: HandSpec | str) -> HandSpec:
     return as_skill(hand)
 
 
-def _stroke_line(aimed: Action, delivered: Action) -> str:
+def stroke_line(aimed: Action, delivered: Action) -> str:
     """The log's line of what a hand did to a flick: "hand: 1043 of 1000
-    mm/s, 1.5 deg left, strike +0.7 mm, spin -12 rad/s"."""
+    mm/s, 1.5 deg left, strike +0.7 mm, spin -12.0 rad/s" (strike and
+    spin to one decimal, never "-0.0")."""
     assert isinstance(aimed, SupplyFlick | BoardFlick | SiegeShot)
     assert isinstance(delivered, SupplyFlick | BoardFlick | SiegeShot)
     va, vd = aimed.velocity, delivered.velocity
@@ -617,5 +622,12 @@ def _stroke_line(aimed: Action, delivered: Action) -> str:
     side = "left" if off > 0 else "right"
     return (
         f"hand: {math.hypot(*vd):.0f} of {math.hypot(*va):.0f} mm/s, {abs(off):.1f} deg "
-        f"{side}, strike {delivered.strike_mm:+.1f} mm, spin {delivered.spin:+.0f} rad/s"
+        f"{side}, strike {_signed(delivered.strike_mm)} mm, spin {_signed(delivered.spin)} rad/s"
     )
+
+
+def _signed(value: float) -> str:
+    """``value`` to one decimal with its sign, ``+0.0`` for what rounds to 0
+    (``-0.04`` would print ``-0.0``)."""
+    shown = round(value, 1)
+    return f"{shown if shown != 0.0 else 0.0:+.1f}"

@@ -21,6 +21,7 @@ from warlords_sim.rules.scoring import winners_text
 __all__ = [
     "COUNTS_HEADER",
     "PANEL_WIDTH",
+    "GAME_OVER_HELP",
     "PLAY_HELP",
     "SCORED_LEGEND",
     "WALL_HOLE_LEGEND",
@@ -48,6 +49,11 @@ PLAY_HELP = (
     "strike high or low, S: siege engine, D D: decline, G: aim guide, R: turn the view, "
     "Esc: cancel, F: fast-forward, M: sound, Space: continue.\n"
     "Log: wheel over the panel or PgUp/PgDn scroll it, End: the newest lines."
+)
+#: The help once the game is over: no flick to make, the log still scrolls.
+GAME_OVER_HELP = (
+    "Log: wheel over the panel or PgUp/PgDn scroll it, End: the newest lines.\n"
+    "Esc or close the window to quit."
 )
 #: Lines one wheel notch scrolls the log by.
 LOG_SCROLL_LINES = 3
@@ -170,12 +176,12 @@ class Hud:
         #: The log line the panel shows last (its index + 1 in the
         #: controller's log); None: the newest, following the game.
         self.log_end: int | None = None
-        #: Scrolled to the oldest lines: the log shows a full panel from line 1.
-        self.log_top = False
+        #: The log line the panel shows first (its index in the controller's
+        #: log) after a PgDn or at the oldest lines; None: placed by log_end.
+        self.log_first: int | None = None
         #: Lines of the log the panel shows now: (first, end) indices.
         self.log_shown = (0, 0)
         self._log_key: object = None
-        self._log_page = 1
         self._texts = [
             self.title,
             self.turn,
@@ -225,12 +231,13 @@ class Hud:
 
     def castle_text(self, seat: int) -> str:
         """A castle's label: its colour, its player and the damage in its
-        courtyard this round ("red castle (P0): damage 12")."""
+        courtyard this round ("red castle (P0): 12 damage this round"; the
+        totals are in the panel and the end caption)."""
         c = self.c
         player = c.shown_state().player_at(seat)
         who = f" (P{player})" if player is not None else ""
         damage = c.castle_damage().get(seat, 0)
-        return f"{SEAT_COLOUR_NAMES[seat]} castle{who}: damage {damage}"
+        return f"{SEAT_COLOUR_NAMES[seat]} castle{who}: {damage} damage this round"
 
     def update_castle_labels(self) -> bool:
         """Bring the castle labels' damage up to date; whether any changed."""
@@ -324,10 +331,13 @@ class Hud:
             self.message.set("", x, y)
         y -= self.status.set(status, x, y) + 12
         help_ = self.help.label
-        if help_.text != self.help_text:  # laid out first: its height places it
-            help_.text = self.help_text
+        shown = self.help_text
+        if c.phase is Phase.GAME_OVER and shown == PLAY_HELP:  # no flick keys left
+            shown = GAME_OVER_HELP
+        if help_.text != shown:  # laid out first: its height places it
+            help_.text = shown
             self.help.changed = True
-        self.help.set(self.help_text, x, 12 + help_.content_height)
+        self.help.set(shown, x, 12 + help_.content_height)
         self._lay_out_log(x, y, y - (12 + help_.content_height) - 10)
         if speed is not None:
             px, py, text = speed
@@ -339,79 +349,98 @@ class Hud:
         return changed
 
     def _lay_out_log(self, x: float, top: float, room: float) -> None:
-        """Show as many log lines as fit in ``room`` px below ``top``,
-        ending at :attr:`log_end` (the newest when None); the heading says
-        which lines show when not all do."""
+        """Show as many log lines as fit in ``room`` px below ``top``:
+        from :attr:`log_first` on where that is set (a PgDn), else ending
+        at :attr:`log_end` (the newest when None); a page that reaches the
+        oldest line is filled from line 1, one that reaches the newest
+        follows the game again. The heading says which lines show when not
+        all do."""
         log = self.c.log
         n = len(log)
-        end = n if self.log_end is None else max(1, min(self.log_end, n))
-        key = (n, end, self.log_top, round(room), x, top)
+        key = (n, self.log_end, self.log_first, round(room), x, top)
         if key == self._log_key:
             return
-        self._log_key = key
         lb = self.log.label
 
-        def fits(first: int) -> bool:
+        def fits(first: int, end: int) -> bool:
             lb.text = "Log\n" + "\n".join(log[first:end])
             return float(lb.content_height) <= room
 
-        if self.log_top:  # scrolled to the oldest: a full panel from line 1
-
-            def fits_from_top(k: int) -> bool:
-                lb.text = "Log\n" + "\n".join(log[0:k])
-                return float(lb.content_height) <= room
-
-            lo, hi = 1, n  # the most lines from line 1 that fit (one at least)
+        def most_from(first: int) -> int:
+            """The end of the most lines from ``first`` that fit (one at least)."""
+            lo, hi = first + 1, n
             while lo < hi:
                 mid = (lo + hi + 1) // 2
-                if fits_from_top(mid):
+                if fits(first, mid):
                     lo = mid
                 else:
                     hi = mid - 1
-            end = lo
-            self.log_end = None if end >= n else end
-        lo, hi = 0, end  # the fewest lines that fit: from hi; the most: search
-        if not fits(0):
-            while hi - lo > 1:  # fits(hi) holds (no line), fits(lo) does not
-                mid = (lo + hi) // 2
-                if fits(mid):
-                    hi = mid
-                else:
-                    lo = mid
-            first = hi
-        else:
-            first = 0
+            return lo
+
+        first = 0
+        if self.log_first is not None and n:
+            first = max(0, min(self.log_first, n - 1))
+            end = most_from(first)
+            if end >= n:  # the newest line shows: follow the game
+                self.log_first = None
+                self.log_end = None
+            else:
+                self.log_first = first
+                self.log_end = None if end >= n else end
+        if self.log_first is None:
+            end = n if self.log_end is None else max(1, min(self.log_end, n))
+            lo, hi = 0, end  # the fewest lines that fit: from hi; the most: search
+            if not fits(0, end):
+                while hi - lo > 1:  # fits(hi) holds (no line), fits(lo) does not
+                    mid = (lo + hi) // 2
+                    if fits(mid, end):
+                        hi = mid
+                    else:
+                        lo = mid
+                first = hi
+            if first == 0 and end < n:  # at the oldest: a full panel from line 1
+                end = most_from(0)
+                self.log_first = 0 if end < n else None  # all of it fits: follow the game
+                self.log_end = None if end >= n else end
+        self._log_key = (n, self.log_end, self.log_first, round(room), x, top)
         self.log_shown = (first, end)
-        self._log_page = max(1, end - first - 1)
         head = "Log"
         if first > 0 or end < n:
             head = f"Log: lines {first + 1}-{end} of {n}" + ("" if end < n else " (PgUp: older)")
         self.log.set(head + "\n" + "\n".join(log[first:end]), x, top)
         self.log.changed = True
 
+    @property
+    def log_top(self) -> bool:
+        """Scrolled to the oldest lines: the log shows a full panel from line 1."""
+        return self.log_first == 0
+
     def scroll_log(self, lines: int) -> None:
-        """Scroll the log back (``lines`` > 0: older lines) or forward; a
-        scroll past the newest line follows the game again."""
+        """Scroll the log back (``lines`` > 0: older lines) or forward,
+        keeping the last line shown ``lines`` lines on; a scroll past the
+        newest line follows the game again."""
         n = len(self.c.log)
         end = n if self.log_end is None else self.log_end
-        page = min(self.log_shown[1] - self.log_shown[0], n)
-        # at the oldest lines the panel is filled from line 1 (its page may
-        # hold more lines there than where the scroll began)
-        if lines > 0:
-            self.log_top = end - lines <= page
-        elif lines < 0:
-            self.log_top = False
-        end = max(page, min(n, end - lines))
+        self.log_first = None
+        end = max(1, min(n, end - lines))
         self.log_end = None if end >= n else end
 
     def page_log(self, pages: int) -> None:
-        """PgUp (``pages`` > 0) or PgDn: scroll the log by a panel's worth."""
-        self.scroll_log(pages * self._log_page)
+        """PgUp (``pages`` > 0) or PgDn: a panel's worth, one line shown on
+        both pages: PgUp ends the new page at the old first line, PgDn
+        starts it at the old last line (pages hold different numbers of
+        lines where lines wrap, so each is anchored at the line kept)."""
+        first, end = self.log_shown
+        if pages > 0:
+            self.log_first = None
+            self.log_end = first + 1
+        elif pages < 0 and (self.log_end is not None or self.log_first is not None):
+            self.log_first = max(0, end - 1)
 
     def log_to_newest(self) -> None:
         """End: show the newest lines and follow the game again."""
         self.log_end = None
-        self.log_top = False
+        self.log_first = None
 
     def end_screen(self, width: int, height: int) -> str | None:
         """The end-of-round or end-of-game text, placed mid-board (None: none)."""

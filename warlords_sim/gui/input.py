@@ -124,7 +124,7 @@ class Input:
         #: The supply launch spot the player to move chose (area, crenelation).
         self.spot: tuple[int, Crenelation] | None = None
         #: Each human player's last chosen launch spot, kept while others play.
-        self.spots: dict[int, tuple[int, Crenelation]] = {}
+        self.spots: dict[int, tuple[int, Crenelation]] = dict(controller.launch_spots)
         self.drag: Drag | None = None
         self.siege = False  # siege engine mode (S)
         self.spin = 0.0

@@ -47,6 +47,9 @@ __all__ = [
 HOLD_S = 0.6
 #: The drawing is made at this many times the output size, then scaled down.
 SUPERSAMPLE = 2
+#: The smallest share of the caption's type size a long caption is set in
+#: (before it is cut): 0.6, three to four lines in the room of two.
+_SMALLEST_TYPE = 0.6
 #: Caption lines are this many type heights apart.
 _LINE_SPACING = 1.3
 _STEPS_PER_S = 240  # 1 / physics.world.TIMESTEP
@@ -172,6 +175,8 @@ class Canvas:
             "", x=pad, y=first - px * _LINE_SPACING, anchor_y="top", font_size=pt * 0.92,
             color=ink, batch=self.caption_batch, multiline=True, width=self.w - 2 * pad,
         )  # fmt: skip
+        #: The type size of :attr:`line2` (points; smaller where a caption needs it).
+        self.text_pt = pt * 0.92
         self.line2.text = "Ag\nAg"
         #: The height of two lines of :attr:`line2` (px, drawn size).
         self.text_room = float(self.line2.content_height)
@@ -190,11 +195,20 @@ class Canvas:
             label.text = text.rstrip() + "..."
 
     def _fit_lines(self, label: Any, text: str) -> None:
-        """Set ``text`` wrapped to the label's width, cut with an ellipsis
-        to the two lines of :attr:`text_room`."""
+        """Set ``text`` wrapped to the label's width in the room of two
+        lines (:attr:`text_room`): in a smaller type (down to
+        :data:`_SMALLEST_TYPE` of the size, three or four lines in the room
+        of two) where it does not fit whole, cut with an ellipsis only
+        where that is not enough either."""
         label.text = text
+        if label.font_size != self.text_pt:
+            label.font_size = self.text_pt
         if label.content_height <= self.text_room:
             return
+        for share in (0.85, 0.72, _SMALLEST_TYPE):
+            label.font_size = self.text_pt * share
+            if label.content_height <= self.text_room:
+                return
         lo, hi = 0, len(text)  # text[:lo] + "..." fits, text[:hi] + "..." does not
         while hi - lo > 1:
             mid = (lo + hi) // 2
@@ -225,7 +239,19 @@ class Canvas:
                 f"P{p} ({SEAT_COLOUR_NAMES[seats[p]]}) {t}" for p, t in enumerate(s.totals)
             )
             win = f"win{'s' * (len(s.winners) == 1)}"
-            return head, f"game over: {wins} {win}; total damage {totals}"
+            text = f"game over: {wins} {win}; total damage taken {totals}"
+            low = min(s.totals)
+            tied = [p for p, t in enumerate(s.totals) if t == low]
+            if len(tied) > 1:  # decided by the tie-break (RULES.md): name it
+                final = s.history[-1].scored_on_opponents if s.history else [0] * len(s.totals)
+                scores = ", ".join(f"P{p} {final[p]}" for p in tied)
+                rule = "opponents' courtyards in the final round"
+                text += (
+                    f" (tie-break: most in {rule}, {scores})"
+                    if len(s.winners) == 1
+                    else f" (tied on the tie-break too, {rule}: {scores})"
+                )
+            return head, text
         # the action told from its re-simulated outcome, as the panel and the
         # log tell it (a flick ending a round: where it landed, then the end)
         text = c.headline()

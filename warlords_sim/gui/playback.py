@@ -290,8 +290,10 @@ def resume_game(
     replay that ends without a result (after a crash), rebuilt action by
     action (every digest checked), its bots' generators brought to where
     they stood, its whole log told again from the actions' outcomes (as the
-    window told them), and a recorder appending to the same file (a last
-    line cut off in the middle is removed first).
+    window told them, each hand's line from the line's ``aimed``), each
+    human's launch spot the one of their last supply flick, and a recorder
+    appending to the same file (a last line cut off in the middle is
+    removed first).
 
     Returns:
         (the controller, a line saying where the game resumes).
@@ -301,10 +303,13 @@ def resume_game(
             model or engine than this build's 2.5D model, an unknown bot,
             a divergence (unless ``force``), a file that cannot be written.
     """
+    from warlords_sim.board import Crenelation
     from warlords_sim.bots import make_bot
-    from warlords_sim.replay.loader import load_replay
+    from warlords_sim.gui.controller import stroke_line
+    from warlords_sim.replay.loader import aimed_action, load_replay
     from warlords_sim.replay.rebuild import ReplayDivergence, rebuild
     from warlords_sim.replay.recorder import Recorder
+    from warlords_sim.rules.actions import SupplyFlick
 
     replay = load_replay(path)
     if replay.mode != "game":
@@ -328,7 +333,15 @@ def resume_game(
     rebuilt = rebuild(replay, 0, policies=policies, board=board, force=force)
     told = _Told.from_state(rebuilt.game.state)
     rebuilt.replayer.game = told
-    for _ in range(k):
+    spots: dict[int, tuple[int, Crenelation]] = {}
+    for entry in replay.actions[:k]:
+        action = to_action(entry.action)
+        aimed = aimed_action(entry)
+        if aimed is not None and not isinstance(action, SandboxFlick):
+            # the hand's line, as the window told it before the flick's
+            told.lines.append(stroke_line(aimed, action))
+        if isinstance(action, SupplyFlick) and entry.player is not None:
+            spots[entry.player] = (action.area, action.crenelation)  # the spot last used
         div = rebuilt.replayer.step()
         if div is not None and rebuilt.divergence is None:
             if not force:
@@ -347,6 +360,7 @@ def resume_game(
         hands=recorded_hands(replay),
     )
     controller.log.extend(told.lines)
+    controller.launch_spots = {p: spot for p, spot in spots.items() if p not in bots}
     controller.told = told.headline
     controller.message = f"resumed after action {n}"
     notes = [*replay.warnings, *rebuilt.warnings]

@@ -3,9 +3,12 @@ result, or branch a new file from any action ("what if")."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Sequence
 from pathlib import Path
+
+import msgspec
 
 from warlords_sim.board import Board
 from warlords_sim.bots.policy import Policy
@@ -98,6 +101,12 @@ def branch(
     Nothing is written unless the prefix replays (legal, digests equal,
     or ``force``).
 
+    The new file keeps the recording's ``hands`` and each line's ``aimed``
+    while its seats keep their players (no ``policies``); with bots in every
+    seat it has neither (a bot's line has no ``aimed``), and the prefix is
+    rebuilt as the new file says, so resuming the new file brings every
+    generator to where the branch left it.
+
     Raises:
         ReplayError: see :func:`rebuild`; ``new_path`` exists (unless ``overwrite``).
     """
@@ -106,6 +115,7 @@ def branch(
             f"{new_path}: the file already exists; "
             "pass --force to overwrite it or pick another path"
         )
+    replay = _as_branched(replay, bots)
     rebuilt = rebuild(replay, until, policies=policies, board=board, force=force)
     h = replay.header
     target = rebuilt.target
@@ -121,6 +131,7 @@ def branch(
         sandbox=h.sandbox,
         branch_of=BranchOf(file=recorded_name(replay.path, new_path), until=until),
         engine=h.physics.engine if h.physics is not None else "2.5d",
+        hands=h.hands,
     )
     try:
         with rec:
@@ -134,7 +145,26 @@ def branch(
             rec.place()  # a forced branch replaces NEW only now, complete
     except KeyboardInterrupt as e:  # say where the resumable prefix is
         if Path(rec.path).exists():
-            kept = f" ({new_path} is unchanged)" if rec.pending else ""
+            kept = f" ({rec.target_note()})" if rec.pending else ""
             e.add_note(f"the recording so far is in {rec.path}{kept}")
         raise
     return rebuilt
+
+
+def _as_branched(replay: Replay, bots: Sequence[str]) -> Replay:
+    """``replay`` as a branch played by ``bots`` records it: a seat that a
+    bot takes over has no hand in the header and no ``aimed`` on its lines
+    (the rebuilt generators are then those a resume of the branch rebuilds)."""
+    h = replay.header
+    if h.hands is None or h.mode != "game":
+        return replay
+    hands = [hand if name == "human" else None for name, hand in zip(bots, h.hands, strict=True)]
+    if hands == h.hands:
+        return replay
+    bot_seats = {p for p, hand in enumerate(hands) if hand is None}
+    actions = [
+        msgspec.structs.replace(line, aimed=None) if line.player in bot_seats else line
+        for line in replay.actions
+    ]
+    header = msgspec.structs.replace(h, hands=None if all(x is None for x in hands) else hands)
+    return dataclasses.replace(replay, header=header, actions=actions)

@@ -9,14 +9,18 @@ expected.
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
+import enum
 import json
 import math
 import os
 import re
+import types
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -28,7 +32,7 @@ from warlords_sim._files import (
     read_regular,
 )
 from warlords_sim.bots import BOTS, SKILL_LEVELS
-from warlords_sim.bots.skill import HAND_CHOICES
+from warlords_sim.bots.skill import EXACT, HAND_CHOICES
 from warlords_sim.physics import MODEL_VERSION
 from warlords_sim.replay.errors import ReplayError, clip
 from warlords_sim.replay.format import (
@@ -149,6 +153,40 @@ def _get(obj: Any, path: str) -> Any:
     return cur
 
 
+def enum_choices(where: str, root: Any = Header) -> tuple[str, ...]:
+    """The accepted values of the enum field at ``where`` (a dotted path
+    from the header, as msgspec names it: ``house_rules.wall_variant``,
+    ``sandbox.castles[0].x``), quoted; empty where the field is no enum.
+    One place for every enum field of a replay's header."""
+    kind: Any = root
+    for part in re.sub(r"\[\d+\]", "", where).split("."):
+        try:
+            kind = typing.get_type_hints(_plain_type(kind), include_extras=False)[part]
+        except (KeyError, TypeError, NameError):
+            return ()
+    kind = _plain_type(kind)
+    if typing.get_origin(kind) is Literal:
+        return tuple(repr(a) for a in typing.get_args(kind))
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        return tuple(repr(m.value) for m in kind)
+    return ()
+
+
+def _plain_type(kind: Any) -> Any:
+    """``kind`` without ``Annotated``, ``| None`` and list wrappers."""
+    while True:
+        origin = typing.get_origin(kind)
+        if origin is typing.Annotated or origin in (list, tuple, collections.abc.Sequence):
+            kind = typing.get_args(kind)[0]
+        elif origin in (typing.Union, types.UnionType):
+            rest = [a for a in typing.get_args(kind) if a is not type(None)]
+            if len(rest) != 1:
+                return kind
+            kind = rest[0]
+        else:
+            return kind
+
+
 def _explain(msg: str, obj: Any = None) -> str:
     """msgspec's message as ``field `a.b`: expected ..., got ...`` (for a
     broken bound, such as ``expected int >= 0``, the value ``obj`` holds there)."""
@@ -166,6 +204,11 @@ def _explain(msg: str, obj: Any = None) -> str:
         return f"unknown field `{full}`"
     if msg.startswith("Invalid value") and where.endswith("type"):
         return f"field `{where}`: unknown action type {clip(msg.split(' ', 2)[2])}"
+    if msg.startswith("Invalid enum value") and where:
+        choices = enum_choices(where)
+        if choices:
+            got = clip(msg.split(" ", 3)[3], 40)
+            return f"field `{where}`: expected one of {', '.join(choices)}, got {got}"
     text = msg.replace("`", "")
     text = text[0].lower() + text[1:] if text else text
     # msgspec quotes a bad value whole ("Invalid enum value 'xxx...'"): cut it
@@ -485,7 +528,44 @@ def _check_action(line: ActionLine, header: Header, expected: int, err: Any) -> 
                 "field `aimed`: expected only beside a flick (supply_flick, board_flick, "
                 f"siege_shot), got one beside {line.action.__struct_config__.tag!r}"
             )
+    if header.mode == "game":
+        _check_aimed(line, header, err)
     _check_dice_lists(line, header, expected, err)
+
+
+def _check_aimed(line: ActionLine, header: Header, err: Any) -> None:
+    """``aimed`` agrees with the header's ``hands``: a flick by a human
+    whose hand scatters (not ``exact``) has it, and no other line does (a
+    bot's flick, an exact hand's: there the action is the flick as aimed).
+    Without this a resume re-draws the hands from other lines and
+    desyncs without a word."""
+    p = line.player
+    assert p is not None  # checked before: a game line names its player
+    flick = isinstance(line.action, SupplyFlickRec | BoardFlickRec | SiegeShotRec)
+    bot = header.bots[p] if p < len(header.bots) else "human"
+    hand = header.hands[p] if header.hands is not None and p < len(header.hands) else None
+    if line.aimed is None:
+        if flick and bot == "human" and hand not in (None, EXACT):
+            raise err(
+                f"missing field `aimed`: player {p}'s hand ({hand}, `hands[{p}]`) scatters "
+                "each flick, so its line records the flick as aimed beside the action"
+            )
+        return
+    if bot != "human":
+        raise err(
+            f"field `aimed`: expected none on a bot's line (player {p} is {clip(repr(bot))}; "
+            "a bot's flick is recorded as its hand delivered it)"
+        )
+    if header.hands is None:
+        raise err(
+            "field `aimed`: expected none: the header has no `hands` (every human "
+            "flicks exact, the action as aimed)"
+        )
+    if hand in (None, EXACT):
+        raise err(
+            f"field `aimed`: expected none: player {p}'s hand is exact (`hands[{p}]`), "
+            "the action is the flick as aimed"
+        )
 
 
 def _check_dice_lists(line: ActionLine, header: Header, index: int, err: Any) -> None:

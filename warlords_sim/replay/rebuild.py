@@ -139,12 +139,16 @@ class ClaimMismatch:
     field: str
     recorded: object
     replayed: object
+    #: what gave the replayed value, where it is not the re-simulation
+    #: (``"the hand re-delivering `aimed`"``)
+    by: str = ""
 
     def describe(self) -> str:
         where, was, now = where_differs(self.recorded, self.replayed, self.field)
+        by = f" by {self.by}" if self.by else ""
         return (
             f"line {self.line} (action {self.index}): field `{where}`: recorded "
-            f"{clip(repr(_plain(was)))}, replayed {clip(repr(_plain(now)))}"
+            f"{clip(repr(_plain(was)))}, replayed{by} {clip(repr(_plain(now)))}"
         )
 
     def as_json(self) -> dict[str, object]:
@@ -154,6 +158,7 @@ class ClaimMismatch:
             "field": self.field,
             "recorded": _plain(self.recorded),
             "replayed": _plain(self.replayed),
+            "replayed_by": self.by or None,
         }
 
 
@@ -455,8 +460,19 @@ class Replayer:
         if aimed is None or hands is None or not 0 <= player < len(hands):
             return
         hand = hand_of(hands[player])
-        if hand is not None and self.game is not None:
-            hand.deliver(aimed, self.rngs[player], self.game.state.board)
+        if hand is None or self.game is None:
+            return
+        delivered = hand.deliver(aimed, self.rngs[player], self.game.state.board)
+        recorded = to_action(line.action)
+        if self.mismatch is None and delivered != recorded:
+            self.mismatch = ClaimMismatch(
+                line.index,
+                self.index + 2,
+                "action",
+                recorded.to_dict(),
+                delivered.to_dict(),
+                "the hand re-delivering `aimed`",
+            )
 
     def _divergence(self, line: ActionLine, lineno: int, kind: str, digest: str) -> Divergence:
         now = snapshot(self.target)

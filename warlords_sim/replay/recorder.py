@@ -357,7 +357,7 @@ class Recorder:
             return f"{why} (nothing was recorded)"
         kept = f"{why}; the {n} actions recorded before are kept"
         if self.pending:
-            kept += f" there ({self.target} is unchanged)"
+            kept += f" there ({self.target_note()})"
         how = self.how_to_continue()
         if how is None:
             return kept
@@ -458,6 +458,16 @@ class Recorder:
     def pending(self) -> bool:
         """A forced recording not yet moved to :attr:`target`."""
         return self.path != self.target
+
+    def target_note(self, option: str = "") -> str:
+        """What a pending recording left at :attr:`target` (``option``, such
+        as ``"--record"``, before its name): "--record g.jsonl is unchanged"
+        where a file was there before, "nothing was written to --record
+        g.jsonl" where none was (the recording so far is in :attr:`path`)."""
+        name = f"{option} {self.target}" if option else str(self.target)
+        if self.target.exists():
+            return f"{name} is unchanged"
+        return f"nothing was written to {name}"
 
     def place(self) -> Path:
         """Close the file and, for a forced recording, move it to
