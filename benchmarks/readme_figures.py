@@ -10,8 +10,8 @@ exact snippet (the variants table) is also compared with the README's text.
 
 Nothing is written into the repository: the commands write into a temporary
 folder that is removed at the end (``--lab DIR`` keeps the 900 games of the
-variants table there instead, and the skills study's 2400 games in
-DIR/skills-study, and a second run with it resumes them: an interrupted run
+variants table there instead, and the hands study's 2700 games in
+DIR/hands-study, and a second run with it resumes them: an interrupted run
 loses nothing, and a finished one is summarized again at once, without its
 timings). With ``--write DIR`` the pictures are
 made too, into DIR (``--write docs`` for the README's own), and as every
@@ -19,8 +19,8 @@ command does, an existing file there is refused unless ``--force`` is given.
 
 Run:  python benchmarks/readme_figures.py [--only NAME,...] [--list] [--lab DIR]
                                           [--write DIR [--force]]
-Cost: the variants table is 900 games (minutes on 2 cores), the skills study
-2400 (about 8 CPU minutes); the benchmarks
+Cost: the variants table is 900 games (minutes on 2 cores), the hands study
+2700 (about 40 CPU minutes); the benchmarks
 run as documented in their own files (``bench-bots`` plays 200 games of the
 search bot, about 50 CPU minutes: leave it out with ``--only``); ``suite`` runs the test suite
 twice, on a worker per core and then in one process (about 7 CPU minutes each);
@@ -41,7 +41,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -49,21 +48,6 @@ _CLI = "import sys; from warlords_sim.cli import main; sys.argv[0] = 'warlords-s
 
 #: The variants run the README's table comes from.
 LAB_ARGS = ("variants", "--players", "2", "--games", "300")
-#: The skills study: does wall variant 2 change who wins, for novices and for
-#: experts? 600 games per (variant, skill) cell: 2400 two-player games of
-#: about 0.2 s of CPU each, under 10 CPU minutes; a win share's 95% interval
-#: is then about +-4 percentage points.
-STUDY_ARGS = (
-    "variants",
-    "--players",
-    "2",
-    "--variants",
-    "standard,wall2",
-    "--skills",
-    "novice,expert",
-    "--games",
-    "600",
-)
 
 
 @dataclass
@@ -84,7 +68,6 @@ class Context:
     force: bool
     lab: Path | None = None  # --lab: the variants run's folder, kept (and resumed)
     lab_played: int = 0  # games the variants run played (not found in --lab DIR)
-    study_played: int = 0  # games the skills study played (not found in --lab DIR)
     runs: dict[str, Run] = field(default_factory=dict)
 
     def out(self, name: str) -> Path:
@@ -212,121 +195,14 @@ def game_times(ctx: Context) -> str:
     )
 
 
-def _study_dir(ctx: Context) -> Path:
-    return (ctx.lab / "skills-study") if ctx.lab is not None else ctx.tmp / "skills-study"
-
-
-def _study(ctx: Context) -> tuple[Run | None, dict[str, Any]]:
-    """The skills study's run (once), as :func:`_lab` does for the table."""
-    d = _study_dir(ctx)
-    if "study" not in ctx.runs:
-        d.parent.mkdir(parents=True, exist_ok=True)
-        csv = d / "games.csv"
-        before = len(csv.read_text(encoding="utf-8").splitlines()) if csv.exists() else 0
-        r = cli(*STUDY_ARGS, "--out", d)
-        after = len(csv.read_text(encoding="utf-8").splitlines())
-        ctx.runs["study"] = r
-        ctx.study_played = after - max(before, 1)
-    r = ctx.runs["study"]
-    summary = json.loads((d / "summary.json").read_text(encoding="utf-8"))
-    games = sum(int(v["games"]) for v in summary["variants"])  # type: ignore[index]
-    return (r if ctx.study_played == games else None), summary
-
-
-def _pp(x: float) -> str:
-    return f"{100 * x:+.1f}"
-
-
-def _p_is(p: float | None) -> str:
-    """``p = 0.254`` or ``p < 0.001`` for a sentence."""
-    text = _pval(p)
-    return f"p {text}" if text.startswith("<") else f"p = {text}"
-
-
-def _pval(p: float | None) -> str:
-    if p is None:
-        return "-"
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
-
-
-def _study_cells(summary: dict[str, Any]) -> tuple[list[str], dict[tuple[str, str], Any]]:
-    cells = summary["variants"]
-    skills = list(dict.fromkeys(c["skill"] for c in cells))
-    return skills, {(c["name"], c["skill"]): c for c in cells}
-
-
-def study_cost(ctx: Context) -> str:
-    r, summary = _study(ctx)
-    games = sum(int(v["games"]) for v in summary["variants"])  # type: ignore[index]
-    took = (
-        f"{r.cpu_s:.0f} s of CPU, {r.wall_s / 60:.1f} minutes on {os.cpu_count()} cores"
-        if r is not None
-        else "time: see the run that played them"
-    )
-    return f"`warlords-sim {' '.join(STUDY_ARGS)} --out study/` ({games} games, {took})"
-
-
-def study_table(ctx: Context) -> str:
-    """Who wins, per skill: P0's win share (P0 starts round 1; two players,
-    so P1's share is the rest) in each variant, the difference and its 95%
-    interval and p-value, then a sentence saying what they show."""
-    _, summary = _study(ctx)
-    skills, by = _study_cells(summary)
-    lines = [
-        "| skill | games per variant | P0 wins, standard | P0 wins, wall2 | wall2 − standard | p |",
-        "|---|---:|---:|---:|---:|---:|",
-    ]
-    said = []
-    shared = games = 0
-    for k in skills:
-        std, w2 = by[("standard", k)], by[("wall2", k)]
-        a, b = std["win_rate_by_seat"][0], w2["win_rate_by_seat"][0]
-        lo, hi = b["diff_ci"]
-        lines.append(
-            f"| {k} | {w2['games']} | {100 * a['value']:.1f}% [{100 * a['ci'][0]:.1f}, "
-            f"{100 * a['ci'][1]:.1f}] | {100 * b['value']:.1f}% [{100 * b['ci'][0]:.1f}, "
-            f"{100 * b['ci'][1]:.1f}] | {_pp(b['diff'])} pp [{_pp(lo)}, {_pp(hi)}] "
-            f"| {_pval(b['p'])} ({b['test']}) |"
-        )
-        shared += int(std["shared_win_rate"]["count"] + w2["shared_win_rate"]["count"])
-        games += std["games"] + w2["games"]
-        who = f"For {k}s" if k.isalpha() else f"At skill {k}"
-        numbers = (
-            f"P0 (who starts round 1) won {100 * a['value']:.1f}% of the standard games and "
-            f"{100 * b['value']:.1f}% with wall2, {_pp(b['diff'])} points (95% CI {_pp(lo)} "
-            f"to {_pp(hi)}, {_p_is(b['p'])})"
-        )
-        if b["p"] is not None and b["p"] < 0.05:
-            said.append(f"{who}, wall2 changes who wins: {numbers}.")
-        else:
-            said.append(f"{who}, no detectable difference: {numbers}.")
-    tail = (
-        f"P1 won the rest; {shared} of the {games} games ended in a shared win, "
-        "counted 1/2 to each player."
-    )
-    # the skill's own effect on the first player's share (standard games)
-    first, last = skills[0], skills[-1]
-    a0, a1 = (by[("standard", k)]["win_rate_by_seat"][0] for k in (first, last))
-    apart = a0["ci"][1] < a1["ci"][0] or a1["ci"][1] < a0["ci"][0]
-    skill_says = (
-        f"P0's first-move advantage grows with skill more than with the walls: in "
-        f"standard games P0 won "
-        f"{100 * a0['value']:.1f}% [{100 * a0['ci'][0]:.1f}, {100 * a0['ci'][1]:.1f}] "
-        f"of the {first}s' games and {100 * a1['value']:.1f}% [{100 * a1['ci'][0]:.1f}, "
-        f"{100 * a1['ci'][1]:.1f}] of the {last}s' (the intervals do not overlap)."
-        if apart
-        else f"In standard games P0 won {100 * a0['value']:.1f}% of the {first}s' games and "
-        f"{100 * a1['value']:.1f}% of the {last}s' (the intervals overlap)."
-    )
-    elim = []
-    for k in skills:
-        m, base = by[("wall2", k)]["offboard_per_round"], by[("standard", k)]["offboard_per_round"]
-        elim.append(f"{m['value']:.3f} instead of {base['value']:.3f} for {k}s ({_p_is(m['p'])})")
-    elim_says = "Dice eliminated per round with wall2 (the picture): " + ", ".join(elim) + "."
-    sentence = " ".join(
-        ["Does wall variant 2 change who wins?", *said, tail, skill_says, elim_says]
-    )
-    return "\n".join(lines) + "\n\n" + sentence
+def hands_study(ctx: Context) -> str:
+    """The lab with people's hands (issue 20, item 2): benchmarks/hands_study.py,
+    its games kept in --lab DIR/hands-study (resumed), its pictures made with
+    --write."""
+    args = ["--lab", str((ctx.lab or ctx.tmp) / "hands-study")]
+    if ctx.write is not None:
+        args += ["--write", str(ctx.write), *force(ctx)]
+    return bench("hands_study.py", *args).stdout.rstrip()
 
 
 def _copy_picture(ctx: Context, source: Path, name: str, what: str) -> str:
@@ -340,13 +216,6 @@ def _copy_picture(ctx: Context, source: Path, name: str, what: str) -> str:
         )
     shutil.copyfile(source, target)
     return f"wrote {target} ({source.name} of {what})"
-
-
-def study_picture(ctx: Context) -> str:
-    _study(ctx)
-    return _copy_picture(
-        ctx, _study_dir(ctx) / "skills.png", "variants-skills.png", "the skills study"
-    )
 
 
 def _bench_figure(name: str, *args: str, display: bool = False) -> Callable[[Context], str]:
@@ -447,18 +316,11 @@ FIGURES = (
         game_times,
     ),
     Figure(
-        "skills-study-cost",
-        "Testing house rules, 'Across skills': the line naming the command, its games and time",
-        "warlords-sim " + " ".join(STUDY_ARGS) + " --out DIR",
-        study_cost,
-    ),
-    Figure(
-        "skills-study",
-        "Testing house rules, 'Across skills': the table of P0's wins per skill and the "
-        "paragraph after it",
-        "the same run's summary.json (win_rate_by_seat[0], shared_win_rate)",
-        study_table,
-        exact=True,
+        "hands-study",
+        "Testing house rules, 'With people's hands': the three tables (2, 3 and 4 players), "
+        "the lines naming their commands and the sentences after them",
+        "python benchmarks/hands_study.py --lab DIR (2,700 games, about 40 CPU minutes)",
+        hands_study,
     ),
     Figure(
         "bench-flick",
@@ -562,13 +424,6 @@ FIGURES = (
         "Testing house rules: the picture docs/variants-eliminations.png",
         "eliminations.png of the variants-table run",
         variants_picture,
-        picture=True,
-    ),
-    Figure(
-        "variants-skills.png",
-        "Testing house rules, 'Across skills': the picture docs/variants-skills.png",
-        "skills.png of the skills study",
-        study_picture,
         picture=True,
     ),
     Figure(
@@ -681,7 +536,7 @@ def main() -> None:
         "--lab",
         metavar="DIR",
         type=Path,
-        help="keep the variants run in DIR and the skills study in DIR/skills-study "
+        help="keep the variants run in DIR and the hands study in DIR/hands-study "
         "(outside the repository); run again to resume them",
     )
     args = ap.parse_args()
