@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from gui_display import display, x_sync  # noqa: F401  (the session fixture)
+from gui_helpers import board_screen as _screen
 
 from warlords_sim.board import Crenelation, load_board
 from warlords_sim.bots import make_bot
@@ -63,18 +64,6 @@ def window(pyglet_mod: Any) -> Iterator[Any]:
     w = _window()
     yield w
     w.close()
-
-
-def _px(w: Any, x: float, y: float) -> tuple[int, int]:
-    px, py = w.to_px(x, y)
-    return round(px), round(py)
-
-
-def _screen(w: Any, x: float, y: float) -> tuple[int, int]:
-    """Board mm to X screen pixels (X runs downwards from the screen's top)."""
-    wx, wy = w.get_location()
-    px, py = _px(w, x, y)
-    return wx + px, wy + (w.height - py)
 
 
 def _xdo(w: Any) -> Callable[..., None]:
