@@ -45,11 +45,12 @@ def test_trip_speed_tips_exactly() -> None:
 def test_ledge_launch_tips_forward_about_the_ledge() -> None:
     """A die flicked along +x off a ledge leaves it tilted nose-down about the
     ledge's edge (the y axis), tumbling forward about it, with its centre
-    within a millimetre of the start point and the flick's yaw rate kept."""
+    within a millimetre of the start point and the flick's yaw rate braked
+    only a little by friction on the edge (9 ms on it)."""
     r = orientation.with_face_up(1)
     off = tumble.ledge_launch(900.0, 0.0, 5.0, r, A, G, 0.3)
-    assert abs(off.dx) <= 1.0 and off.dy == 0.0
-    assert off.omega[0] == 0.0 and off.omega[1] > 0.0 and off.omega[2] == 5.0
+    assert abs(off.dx) <= 1.0 and abs(off.dy) < 0.01
+    assert off.omega[0] == 0.0 and off.omega[1] > 0.0 and 4.9 < off.omega[2] < 5.0
     # nose down: the body's +x face (2) now points a little downward
     assert off.r[2, 0] < 0.0
     assert off.vz <= 0.0 and 0.0 <= off.drop < 1.0

@@ -60,6 +60,12 @@ class LedgeExit:
         tilt: forward (nose-down) tilt, rad.
         tumble: forward (nose-down) turning rate, rad/s (negative: nose up).
         time: seconds from the start of the overhang to leaving the ledge.
+        along: the centre's speed along the ledge's edge as it leaves, mm/s
+            (the ``along`` it was flicked with, less what friction along the
+            edge took).
+        drift: how far the centre moved along the edge on the ledge, mm.
+        spin: the yaw rate (about the vertical) as it leaves, rad/s.
+        yaw: how far it turned about the vertical on the ledge, rad.
     """
 
     forward_mm: float
@@ -69,6 +75,10 @@ class LedgeExit:
     tilt: float
     tumble: float
     time: float
+    along: float = 0.0
+    drift: float = 0.0
+    spin: float = 0.0
+    yaw: float = 0.0
 
 
 def slide_off_ledge(
@@ -79,6 +89,8 @@ def slide_off_ledge(
     tumble: float = 0.0,
     i2: float | None = None,
     radius: float = 0.0,
+    along: float = 0.0,
+    spin: float = 0.0,
 ) -> LedgeExit:
     """The die leaving a ledge it slides off at ``speed`` mm/s.
 
@@ -103,6 +115,28 @@ def slide_off_ledge(
             model 2.5d-10 and stayed on the ledge until its sharp trailing
             edge passed, 8 ms longer at 300 mm/s: tilted 21.3 against the
             reference's 14.6 degrees; saved case in tests/test_physics_ledge.py).
+        along: the centre's speed along the ledge's edge, mm/s (a flick off
+            square to the edge). spin: the yaw rate, rad/s (a finger striking
+            the die beside its centre).
+
+    Friction along the edge and against the yaw (from model 2.5d-11): the
+    ledge's edge touches the die along a line of the die's flat width
+    ``a - 2 radius`` across the motion, and Coulomb friction acts on each
+    piece of that line against the way the die's material slides there:
+    across the edge at the slide of the plane motion less ``sigma w_z``,
+    along it at ``along - s w_z`` (``sigma`` the place on the line, ``s``
+    the centre's distance past the edge, ``w_z`` the yaw rate). Summed over
+    the line (eight pieces), the pressure's friction slows the slide along
+    the edge, turns the die about the vertical (the line is behind the
+    centre, so friction along it has a lever ``s``) and brakes its yaw;
+    friction across the edge is the part of the cone that the slide across
+    takes. A flick square to the edge with no yaw is the plane motion alone.
+    Before 2.5d-11 the die kept its speed along the edge and its yaw rate,
+    and a low launch 3-20 degrees off square came down on its leading edge
+    exactly level in every trial (the reference's die, flicked 10 degrees
+    off square at 300 mm/s, leaves the ledge yawing at -0.94 rad/s; flicked
+    square with 20 rad/s of spin, at 18.6 rad/s: the saved cases in
+    tests/test_physics_ledge.py).
 
     Returns:
         The :class:`LedgeExit`. Integrated with semi-implicit Euler steps of
@@ -124,6 +158,9 @@ def slide_off_ledge(
         raise ValueError(f"slide_off_ledge: i2 must be a positive number (mm^2), got {i2}")
     if not (math.isfinite(radius) and 0.0 <= radius < size / 2.0):
         raise ValueError(f"slide_off_ledge: radius must be in [0, {size / 2.0:g}) mm, got {radius}")
+    for name, value in (("along", along), ("spin", spin)):
+        if not math.isfinite(value):
+            raise ValueError(f"slide_off_ledge: {name} must be a finite number, got {value}")
     a = size
     h = a / 2.0
     hc = h - radius  # where the flat bottom face ends, from the centre
@@ -138,6 +175,7 @@ def slide_off_ledge(
     t = 0.0
     dt = min(5e-5, a / (100.0 * speed))
     slow = 1e-3 * speed  # below this the contact is taken as not sliding
+    side = _Sideways(along, spin, (a - 2.0 * radius) / 2.0, inv_i, slow)
     cos, sin = math.cos, math.sin
     quarter = math.pi / 2.0
     k_tt = inv_m + h * h * inv_i
@@ -152,7 +190,7 @@ def slide_off_ledge(
             if radius > 0.0:
                 # the ledge's edge is on the rounded trailing edge
                 st = _on_rounded_edge(
-                    s, z, vs, vz, th, w, t, hc, radius, gravity, friction, inv_i, dt
+                    s, z, vs, vz, th, w, t, hc, radius, gravity, friction, inv_i, dt, side
                 )
                 s, z, vs, vz, th, w, t = st
             break  # the trailing bottom edge has passed the ledge's edge
@@ -163,7 +201,11 @@ def slide_off_ledge(
         b_n = gravity * c - 2.0 * w * vf + w * w * h
         k_nn = inv_m + lam * lam * inv_i
         k_nt = lam * h * inv_i
-        if abs(slide) > slow:
+        across = side.across(slide, s)  # the cone's share across, or None
+        if across is not None:
+            n = b_n / (k_nn - friction * across * k_nt)
+            tf = -friction * across * n
+        elif abs(slide) > slow:
             sign = 1.0 if slide > 0.0 else -1.0
             n = b_n / (k_nn - friction * sign * k_nt)
             tf = -friction * sign * n
@@ -178,6 +220,7 @@ def slide_off_ledge(
                 tf = -friction * sign * n
         if n <= 0.0:
             break  # lifts off the edge
+        side.advance(friction * n, s, dt)
         fs = n * sn + tf * c
         fz = n * c - tf * sn - gravity
         alpha = -(h * tf + lam * n) * inv_i  # clockwise (nose-down) positive
@@ -207,6 +250,10 @@ def slide_off_ledge(
         tilt=th,
         tumble=w,
         time=t,
+        along=side.u,
+        drift=side.drift,
+        spin=side.w,
+        yaw=side.yaw,
     )
 
 
@@ -224,6 +271,7 @@ def _on_rounded_edge(
     friction: float,
     inv_i: float,
     dt: float,
+    side: _Sideways,
 ) -> tuple[float, float, float, float, float, float, float]:
     """Follow the die while the ledge's edge E (the origin) presses on its
     rounded trailing bottom edge: a cylinder of ``radius`` about the core
@@ -231,8 +279,10 @@ def _on_rounded_edge(
     (normal force N along n = (C - E) / radius, friction T along t), the
     no-penetration condition ``n . a_C + |v_C across n|^2 / radius = 0``
     and, while not sliding, no tangential acceleration of the die's point at
-    E. Returns the state (s, z, vs, vz, th, w, t) where N falls to zero, the
-    contact reaches the back face, or the die hangs off the edge."""
+    E. Friction along the edge and against the yaw as on the flat face
+    (``side``, advanced in place). Returns the state (s, z, vs, vz, th, w,
+    t) where N falls to zero, the contact reaches the back face, or the die
+    hangs off the edge."""
     cos, sin = math.cos, math.sin
     slow = 1e-3 * (abs(vs) + abs(vz))
     for _ in range(200_000):
@@ -258,7 +308,11 @@ def _on_rounded_edge(
         b_n = gravity * nz + w * w * (ns * dcs + nz * dcz) - vperp2 / radius
         k_nn = 1.0 + tau_n * q * inv_i
         k_nt = tau_t * q * inv_i
-        if abs(slide) > slow:
+        across = side.across(slide, s)
+        if across is not None:
+            n = b_n / (k_nn - friction * across * k_nt)
+            tf = -friction * across * n
+        elif abs(slide) > slow:
             sign = 1.0 if slide > 0.0 else -1.0
             n = b_n / (k_nn - friction * sign * k_nt)
             tf = -friction * sign * n
@@ -275,6 +329,7 @@ def _on_rounded_edge(
                 tf = -friction * sign * n
         if n <= 0.0:
             break  # the rounded edge lifts off the ledge's edge
+        side.advance(friction * n, s, dt)
         fs = n * ns + tf * ts
         fz = n * nz + tf * tz - gravity
         alpha = (dez * (n * ns + tf * ts) - des * (n * nz + tf * tz)) * inv_i
@@ -292,3 +347,64 @@ def _on_rounded_edge(
         s += cs_ / dist * (radius - dist)
         z += cz_ / dist * (radius - dist)
     return s, z, vs, vz, th, w, t
+
+
+#: Pieces of the contact line that friction along the edge is summed over.
+_PIECES = 8
+
+
+class _Sideways:
+    """The motion out of the plane of :func:`slide_off_ledge`: the centre's
+    speed ``u`` along the ledge's edge (mm/s) and the yaw rate ``w`` (rad/s),
+    with the distance ``drift`` (mm) and turn ``yaw`` (rad) they made, under
+    Coulomb friction on a contact line of half-length ``half`` mm (the die's
+    flat width across the motion) behind the centre. A piece of the line at
+    ``sigma`` along the edge slides across at ``slide - sigma w`` and along at
+    ``u - s w`` (``s`` the centre's distance past the edge); its friction,
+    ``mu N / pieces`` against that slide, is summed over the pieces. Slides
+    under ``slow`` mm/s are taken as viscous (friction in proportion), the
+    usual regularisation of Coulomb's law near sticking."""
+
+    __slots__ = ("_ce", "_cs", "_half", "_inv_i", "_slow", "drift", "u", "w", "yaw")
+
+    def __init__(self, u: float, w: float, half: float, inv_i: float, slow: float) -> None:
+        self.u, self.w, self.drift, self.yaw = u, w, 0.0, 0.0
+        self._half, self._inv_i, self._slow = half, inv_i, slow
+        self._ce = self._cs = 0.0
+
+    def across(self, slide: float, s: float) -> float | None:
+        """The share of the friction cone across the edge (in [-1, 1], with
+        the sign of ``slide``) when the die slides along the edge or yaws
+        faster than ``slow``; None when it does neither, and the plane
+        motion's own friction (sliding or sticking) holds."""
+        along = self.u - s * self.w
+        if abs(along) + abs(self.w) * self._half <= self._slow:
+            self._ce = self._cs = 0.0
+            return None
+        slow = self._slow
+        cn = ce = cs = 0.0
+        step = 2.0 * self._half / _PIECES
+        for k in range(_PIECES):
+            sigma = -self._half + (k + 0.5) * step
+            vn = slide - sigma * self.w
+            speed = math.hypot(vn, along)
+            scale = 1.0 / (speed if speed > slow else slow)
+            cn += vn * scale
+            ce += along * scale
+            cs += sigma * vn * scale
+        self._ce, self._cs = ce / _PIECES, cs / _PIECES
+        return cn / _PIECES
+
+    def advance(self, mu_n: float, s: float, dt: float) -> None:
+        """One step of ``dt`` s under the friction ``mu_n`` (mu N per unit
+        mass, mm/s^2) of the shares :meth:`across` last found."""
+        if self._ce == 0.0 and self._cs == 0.0:
+            self.drift += self.u * dt
+            self.yaw += self.w * dt
+            return
+        fe = -mu_n * self._ce  # along the edge
+        torque = -s * fe + mu_n * self._cs  # about the vertical, per unit mass
+        self.u += fe * dt
+        self.w += torque * self._inv_i * dt
+        self.drift += self.u * dt
+        self.yaw += self.w * dt

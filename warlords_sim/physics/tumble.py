@@ -144,9 +144,10 @@ def ledge_launch(
     ``edge``: the unit normal (board plane) of the ledge's edge, pointing
     off the ledge (default: the flick direction, an edge across the flick).
     The die tips over the edge as it is, about the edge's line, with the
-    speed across the edge; it keeps the speed along the edge (friction along
-    the edge is left out: a flick within a few degrees of square to it
-    slides along it at a few per cent of its speed). A crenelation's edge
+    speed across the edge; friction on the edge slows its slide along the
+    edge, turns it about the vertical and brakes its yaw
+    (:func:`~warlords_sim.physics.ledge.slide_off_ledge`'s ``along`` and
+    ``spin``; model 2.5d-10 kept both as flicked). A crenelation's edge
     runs along its wall: in model 2.5d-9 a flick a fraction of a degree off
     square tipped about an axis that far from the die's edge, so it came
     down on one corner of its leading edge instead of the edge (saved case
@@ -167,29 +168,36 @@ def ledge_launch(
     # a finger's blow above the centre: its tumble about the edge's line
     pitch = free_strike(speed, strike, size, i2=i2).pitch * (ux * nx + uy * ny)
     ex = slide_off_ledge(
-        max(across, MIN_LEDGE_SPEED), size, gravity, friction, tumble=pitch, i2=i2, radius=radius
+        max(across, MIN_LEDGE_SPEED),
+        size,
+        gravity,
+        friction,
+        tumble=pitch,
+        i2=i2,
+        radius=radius,
+        along=along,
+        spin=spin,
     )
     # the centre starts over the edge, LEDGE_GAP_MM + a/2 behind the start
     # along the flick (the convention of physics/ledge.py)
     back = size / 2.0 + LEDGE_GAP_MM
-    drift = along * ex.time
-    dx = -ux * back + nx * ex.forward_mm - ny * drift
-    dy = -uy * back + ny * ex.forward_mm + nx * drift
-    # it turns at its yaw rate while it slides over the ledge, and tumbles
-    # forward about z x n, the ledge's edge (2.5d-9 left the yaw out: a
-    # die flicked at 300 mm/s with 20 rad/s of spin left the ledge 0.7 rad
-    # short of the reference's yaw, and came down on another corner)
+    dx = -ux * back + nx * ex.forward_mm - ny * ex.drift
+    dy = -uy * back + ny * ex.forward_mm + nx * ex.drift
+    # it turns about the vertical while it slides over the ledge, and
+    # tumbles forward about z x n, the ledge's edge (2.5d-9 left the yaw
+    # out: a die flicked at 300 mm/s with 20 rad/s of spin left the ledge
+    # 0.7 rad short of the reference's yaw, and came down on another corner)
     axis = np.array([-ny, nx, 0.0])
-    r0 = matmul(rotation_about(axis, ex.tilt), matmul(rotation_z(spin * ex.time), r))
+    r0 = matmul(rotation_about(axis, ex.tilt), matmul(rotation_z(ex.yaw), r))
     return LedgeLaunch(
         dx=dx,
         dy=dy,
         drop=ex.drop_mm,
-        vx=nx * ex.speed - ny * along,
-        vy=ny * ex.speed + nx * along,
+        vx=nx * ex.speed - ny * ex.along,
+        vy=ny * ex.speed + nx * ex.along,
         vz=ex.vz,
         r=np.asarray(r0),
-        omega=np.array([axis[0] * ex.tumble, axis[1] * ex.tumble, spin]),
+        omega=np.array([axis[0] * ex.tumble, axis[1] * ex.tumble, ex.spin]),
         time=ex.time,
     )
 
