@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from warlords_sim.board import load_board
-from warlords_sim.physics import Flick, World
+from warlords_sim.physics import Flick, LaunchKind, World
 from warlords_sim.physics.contact import Feature, floor_contact
 from warlords_sim.physics.linalg3 import rotation_z
 from warlords_sim.physics.sharp_impact import contact_point
@@ -127,3 +127,54 @@ def test_a_die_rolled_onto_its_next_face_strikes_with_its_far_edge(yaw: float) -
     fc = floor_contact(r1, A, RHO, v, omega)
     assert fc is not None and fc.feature is Feature.EDGE
     assert fc.offset == pytest.approx([ux * h, uy * h, -A / 2.0], abs=1e-9)
+
+
+def _siege_corner_case() -> tuple[World, Flick]:
+    """Fuzz case #5388 of benchmarks/fuzz_flicks.py (seed 0, 10,000 flicks,
+    model 2.5d-10): the siege engine at (-182.0, -94.0), a die struck 6 mm
+    below its centre at 651 mm/s off the engine's corner, two dice ahead."""
+    w = World(BOARD)
+    for seat in range(4):
+        for hole in BOARD.center_ring.pins_by_seat[seat]:
+            w.add_pin(hole)
+    w.place_siege_engine(-181.98426861835068, -94.04951192261754)
+    w.add_die(1, -122.87957606272943, -21.544348121281498, 1)
+    w.add_die(2, -74.08395569934476, -1.0977241009215186, 6)
+    fl = Flick(0, (459.850703793625, 460.64601961686196), 8.403077119116524, LaunchKind.SIEGE,
+               (-161.84914481311446, -73.87956424425678), 60.0,
+               strike_mm=-5.955778296962739)  # fmt: skip
+    return w, fl
+
+
+def test_a_pivot_begun_after_a_step_is_stepped_once_a_step() -> None:
+    """Saved case (fuzz #5388, model 2.5d-10: the dice gained 29.3 % of
+    their energy). A die that came down on the engine's top after a step
+    began to pivot there, and the same pass advanced the pivot as if the
+    step had moved it: its clock ran a step ahead of the world's, and its
+    body was sent two steps' way in the next (947 mm/s where the pivot
+    moved it at about 470). Then a change of 6e-14 mm/s in pymunk's
+    velocity (rounding) ended the pivot as if the die had run into
+    something, and it slid off the engine at the doubled velocity. Now the
+    first step of a pivot sends the body no faster than the pivot's own
+    motion over that step, and no energy is gained."""
+    w, fl = _siege_corner_case()
+    w.begin_flick(fl, face=1)
+    w.step()
+    e0 = sum(w.energy(i) for i in w.dice)
+    pivoted = False
+    worst = 0.0
+    while not w.settled:
+        w.step()
+        worst = max(worst, sum(w.energy(i) for i in w.dice) / e0 - 1.0)
+        ro = w._dice[0].roll if 0 in w._dice else None
+        if ro is not None and not pivoted:
+            pivoted = True
+            # the body is sent from where it is to where one pivot step takes it
+            x, y = w._dice[0].body.position
+            nx, ny = w._roll_target(ro, ro.next)
+            sx, sy = w._roll_target(ro, ro.state)
+            step = math.hypot(nx - sx, ny - sy)
+            ahead = math.hypot(nx - x, ny - y)
+            assert ahead <= step + 1e-9, f"sent {ahead:.2f} mm where the pivot moves {step:.2f}"
+    assert pivoted
+    assert worst <= 1e-3, f"energy rose by {worst:.3%}"

@@ -114,6 +114,18 @@ History:
     each bounce lost up to a step of fall and turn while pymunk carried the
     die on, and impacts a fraction of a millisecond apart came a step apart
     each).
+    ``2.5d-11``: two faults the fuzz found (issue 19) and the ledge's
+    friction. A pivot begun after a step (a trip, a landing on top of
+    something) was advanced in the same pass as if the step had moved it:
+    its clock ran a step ahead of the world's and its body was sent two
+    steps' way in the next; and a change of a pivoting die's velocity by
+    pymunk's rounding (6e-14 mm/s) ended the pivot as if it had run into
+    something, the die sliding on at that doubled velocity (fuzz #5388 of
+    10,000: +29 % energy). The ledge's edge now rubs: Coulomb friction on
+    the line where it touches the die slows the die's slide along the
+    edge, turns it about the vertical and brakes its yaw (it kept both as
+    flicked: a die flicked at 300 mm/s with 20 rad/s of spin left the
+    ledge at 20.0 rad/s, the reference's at 18.6, now 18.9).
 """
 
 from __future__ import annotations
@@ -124,7 +136,7 @@ __all__ = ["ENGINE", "MODEL_VERSION", "pymunk_version"]
 #: (see :data:`warlords_sim.rules.physics_port.ENGINES`).
 ENGINE = "2.5d"
 #: The version of the 2.5D model (see the module docstring for when to bump it).
-MODEL_VERSION = "2.5d-10"
+MODEL_VERSION = "2.5d-11"
 
 
 def pymunk_version() -> str:
