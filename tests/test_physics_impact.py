@@ -372,3 +372,50 @@ def test_blows_take_the_rounded_die_inertia() -> None:
     assert i2 < A * A / 6.0 * 0.975
     assert blows.trip_spin(500.0) == pytest.approx(500.0 * A / 2.0 / (i2 + A * A / 2.0))
     assert blows.trip_spin(500.0) > 3.0 * 500.0 / (4.0 * A)
+
+
+def test_an_edge_landing_a_little_out_of_level_turns_the_die_a_little() -> None:
+    """Saved case (model 2.5d-10, found comparing a 900 mm/s low launch
+    with the reference impact by impact): its die comes down on its leading
+    edge tilted 13.8 degrees, and the reference's, 0.002 rad out of level
+    about the flick (its lower corner 0.026 mm below the other), leaves
+    the impact turning at -8.8 rad/s about the flick. The 2.5D took two
+    corners within 1e-3 of the die's size (0.016 mm) as an edge, any
+    others as one corner: level it left 0 rad/s, 0.002 rad out of level
+    -58.7 rad/s (and the centre still falling at 158 mm/s), a jump.
+    Corners within the impact's compression (Hertz, 0.05 mm here) touch in
+    the same impact: the turn about the flick grows with the tilt, with no
+    jump, and reaches the one corner's as the tilt lifts the other corner
+    out of the compression."""
+    board = load_board("standard")
+    land = imp.RoundedLanding(board.die, G)
+    v = np.array([0.0, 889.0, -605.0])
+    w = np.array([-3.89, 0.0, 0.0])
+    tilt = math.asin(0.2386)
+    turns = []
+    for k in range(21):
+        r = rotation_about((0.0, 1.0, 0.0), 0.00025 * k) @ rotation_about((-1.0, 0.0, 0.0), tilt)
+        turns.append(float(land.land(v, w, r @ np.diag([1.0, -1.0, -1.0]), 0).omega[1]))
+    steps = np.abs(np.diff(turns))
+    assert turns[0] == pytest.approx(0.0, abs=1e-6)
+    assert max(steps) < 12.0, f"the turn about the flick jumps by {max(steps):.1f} rad/s"
+    assert abs(turns[-1]) > 50.0  # one corner's, 0.005 rad out of level
+
+
+def test_the_compression_depth_is_hertzs() -> None:
+    """Hertz's sphere on a half-space (Johnson 1985, 11.4): the depth grows
+    as speed^(4/5) and mass^(2/5); a corner of the standard die at 600 mm/s
+    presses in about 0.05 mm, lasting about 2.94 depth / speed = 0.25 ms,
+    inside the 0.14-0.46 ms of docs/fidelity.md; no speed, no depth."""
+    from warlords_sim.physics.contact import compression_depth
+
+    board = load_board("standard")
+    m, radius = board.die.mass_g, board.die.edge_radius_mm
+    inertia = rounded_cube_inertia(m, board.die.size_mm, radius)
+    corner = (6.4, 6.4, -8.0)
+    d600 = compression_depth(m, inertia, corner, radius, 600.0)
+    assert 0.03 < d600 < 0.07
+    assert 0.14 < 2.94 * d600 / 600.0 * 1e3 < 0.46  # ms
+    d1200 = compression_depth(m, inertia, corner, radius, 1200.0)
+    assert d1200 / d600 == pytest.approx(2.0**0.8, rel=1e-9)
+    assert compression_depth(m, inertia, corner, radius, 0.0) == 0.0

@@ -40,7 +40,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from warlords_sim.board import DieSpec
-from warlords_sim.physics.contact import floor_contact, impact, rounded_cube_inertia
+from warlords_sim.physics.contact import (
+    Feature,
+    compression_depth,
+    floor_contact,
+    impact,
+    rounded_cube_inertia,
+)
 from warlords_sim.physics.flight import InFlight
 from warlords_sim.physics.tumble import trip_spin
 
@@ -148,6 +154,12 @@ class RoundedLanding:
         spec = self.die
         size, radius = spec.size_mm, spec.edge_radius_mm
         fc = floor_contact(r, size, radius, v, omega)
+        if fc is not None and fc.feature is not Feature.FACE:
+            # corners within the impact's compression touch in the same
+            # impact (contact.compression_depth; model 2.5d-11)
+            approach = -(float(v[2]) + float(omega[0] * fc.offset[1] - omega[1] * fc.offset[0]))
+            depth = compression_depth(spec.mass_g, self.inertia, fc.offset, radius, approach)
+            fc = floor_contact(r, size, radius, v, omega, compression=depth) or fc
         if fc is None:  # the corners at the floor are already moving up
             fc = floor_contact(r, size, radius)
             assert fc is not None  # without v and omega there always is one

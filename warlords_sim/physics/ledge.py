@@ -130,7 +130,9 @@ def slide_off_ledge(
     the edge, turns the die about the vertical (the line is behind the
     centre, so friction along it has a lever ``s``) and brakes its yaw;
     friction across the edge is the part of the cone that the slide across
-    takes. A flick square to the edge with no yaw is the plane motion alone.
+    takes; while the die sticks across the edge (pivoting over it), what the
+    cone has left once it holds the die there. A flick square to the edge
+    with no yaw is the plane motion alone.
     Before 2.5d-11 the die kept its speed along the edge and its yaw rate,
     and a low launch 3-20 degrees off square came down on its leading edge
     exactly level in every trial (the reference's die, flicked 10 degrees
@@ -201,26 +203,28 @@ def slide_off_ledge(
         b_n = gravity * c - 2.0 * w * vf + w * w * h
         k_nn = inv_m + lam * lam * inv_i
         k_nt = lam * h * inv_i
-        across = side.across(slide, s)  # the cone's share across, or None
-        if across is not None:
-            n = b_n / (k_nn - friction * across * k_nt)
-            tf = -friction * across * n
-        elif abs(slide) > slow:
-            sign = 1.0 if slide > 0.0 else -1.0
-            n = b_n / (k_nn - friction * sign * k_nt)
-            tf = -friction * sign * n
+        # the cone's share across when it also slides along the edge or yaws
+        across = side.across(slide, s)
+        if abs(slide) > slow:
+            share = (1.0 if slide > 0.0 else -1.0) if across is None else across
+            n = b_n / (k_nn - friction * share * k_nt)
+            tf = -friction * share * n
+            sideways = friction * n
         else:  # not sliding: it sticks and pivots if friction can hold it
             b_t = w * w * lam - gravity * sn
             det = k_nn * k_tt - k_nt * k_nt
             n = (b_n * k_tt - k_nt * b_t) / det
             tf = (k_nn * b_t - k_nt * b_n) / det
+            # what the cone has left once it holds the die across
+            sideways = math.sqrt(max((friction * n) ** 2 - tf * tf, 0.0)) if n > 0.0 else 0.0
             if abs(tf) > friction * n:
                 sign = -1.0 if tf > 0.0 else 1.0  # it would slide against tf
                 n = b_n / (k_nn - friction * sign * k_nt)
                 tf = -friction * sign * n
+                sideways = 0.0
         if n <= 0.0:
             break  # lifts off the edge
-        side.advance(friction * n, s, dt)
+        side.advance(sideways, s, dt)
         fs = n * sn + tf * c
         fz = n * c - tf * sn - gravity
         alpha = -(h * tf + lam * n) * inv_i  # clockwise (nose-down) positive
@@ -309,13 +313,11 @@ def _on_rounded_edge(
         k_nn = 1.0 + tau_n * q * inv_i
         k_nt = tau_t * q * inv_i
         across = side.across(slide, s)
-        if across is not None:
-            n = b_n / (k_nn - friction * across * k_nt)
-            tf = -friction * across * n
-        elif abs(slide) > slow:
-            sign = 1.0 if slide > 0.0 else -1.0
-            n = b_n / (k_nn - friction * sign * k_nt)
-            tf = -friction * sign * n
+        if abs(slide) > slow:
+            share = (1.0 if slide > 0.0 else -1.0) if across is None else across
+            n = b_n / (k_nn - friction * share * k_nt)
+            tf = -friction * share * n
+            sideways = friction * n
         else:  # not sliding: it rolls on the edge if friction can hold it
             b_t = gravity * tz + w * w * (ts * des + tz * dez)
             k_tn = tau_n * tau_t * inv_i
@@ -323,13 +325,15 @@ def _on_rounded_edge(
             det = k_nn * k_tt - k_nt * k_tn
             n = (b_n * k_tt - k_nt * b_t) / det
             tf = (k_nn * b_t - k_tn * b_n) / det
+            sideways = math.sqrt(max((friction * n) ** 2 - tf * tf, 0.0)) if n > 0.0 else 0.0
             if abs(tf) > friction * n:
                 sign = -1.0 if tf > 0.0 else 1.0
                 n = b_n / (k_nn - friction * sign * k_nt)
                 tf = -friction * sign * n
+                sideways = 0.0
         if n <= 0.0:
             break  # the rounded edge lifts off the ledge's edge
-        side.advance(friction * n, s, dt)
+        side.advance(sideways, s, dt)
         fs = n * ns + tf * ts
         fz = n * nz + tf * tz - gravity
         alpha = (dez * (n * ns + tf * ts) - des * (n * nz + tf * tz)) * inv_i

@@ -114,12 +114,19 @@ History:
     each bounce lost up to a step of fall and turn while pymunk carried the
     die on, and impacts a fraction of a millisecond apart came a step apart
     each).
-    ``2.5d-11``: two faults the fuzz found (issue 19) and the ledge's
-    friction. A pivot begun after a step (a trip, a landing on top of
-    something) was advanced in the same pass as if the step had moved it:
-    its clock ran a step ahead of the world's and its body was sent two
-    steps' way in the next; and a change of a pivoting die's velocity by
-    pymunk's rounding (6e-14 mm/s) ended the pivot as if it had run into
+    ``2.5d-11``: two faults the fuzz found (issue 19), near-level edge
+    landings and the ledge's friction. Corners within the impact's
+    compression (Hertz's depth, about 0.05 mm for a corner at 600 mm/s)
+    touch in the same impact, the contact point between the edge's
+    midpoint and the lower corner (two corners within 1e-3 of the die's
+    size were an edge, any others one corner: 0.002 rad out of level, a
+    900 mm/s low launch's landing turned the die at 58.7 rad/s about the
+    flick where level it turned it at 0, the reference's at 8.8). A pivot
+    begun after a step (a trip, a landing on top of something) was
+    advanced in the same pass as if the step had moved it: its clock ran
+    a step ahead of the world's and its body was sent two steps' way in
+    the next; and a change of a pivoting die's velocity by pymunk's
+    rounding (6e-14 mm/s) ended the pivot as if it had run into
     something, the die sliding on at that doubled velocity (fuzz #5388 of
     10,000: +29 % energy). The ledge's edge now rubs: Coulomb friction on
     the line where it touches the die slows the die's slide along the
