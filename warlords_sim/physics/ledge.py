@@ -369,12 +369,14 @@ class _Sideways:
     under ``slow`` mm/s are taken as viscous (friction in proportion), the
     usual regularisation of Coulomb's law near sticking."""
 
-    __slots__ = ("_ce", "_cs", "_half", "_inv_i", "_slow", "drift", "u", "w", "yaw")
+    __slots__ = ("_ce", "_cs", "_half", "_inv_i", "_sigmas", "_slow", "drift", "u", "w", "yaw")
 
     def __init__(self, u: float, w: float, half: float, inv_i: float, slow: float) -> None:
         self.u, self.w, self.drift, self.yaw = u, w, 0.0, 0.0
         self._half, self._inv_i, self._slow = half, inv_i, slow
         self._ce = self._cs = 0.0
+        step = 2.0 * half / _PIECES
+        self._sigmas = tuple(-half + (k + 0.5) * step for k in range(_PIECES))
 
     def across(self, slide: float, s: float) -> float | None:
         """The share of the friction cone across the edge (in [-1, 1], with
@@ -386,12 +388,12 @@ class _Sideways:
             self._ce = self._cs = 0.0
             return None
         slow = self._slow
+        w = self.w
+        hypot = math.hypot
         cn = ce = cs = 0.0
-        step = 2.0 * self._half / _PIECES
-        for k in range(_PIECES):
-            sigma = -self._half + (k + 0.5) * step
-            vn = slide - sigma * self.w
-            speed = math.hypot(vn, along)
+        for sigma in self._sigmas:
+            vn = slide - sigma * w
+            speed = hypot(vn, along)
             scale = 1.0 / (speed if speed > slow else slow)
             cn += vn * scale
             ce += along * scale
