@@ -1034,7 +1034,7 @@ class World:
                 # has not been stepped yet: advanced now, its clock ran a
                 # step ahead of the world's and its body was sent two
                 # steps' way in one (to 2.5d-10; saved case in
-                # tests/test_physics_faults.py)
+                # tests/test_physics_roll.py)
                 if d.roll.begun < self.steps:
                     self._advance_roll(d)
                 if d.roll is not None:
