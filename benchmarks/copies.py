@@ -28,7 +28,7 @@ import time
 import numpy as np
 
 from warlords_sim.board import load_board
-from warlords_sim.bots import make_bot
+from warlords_sim.bots import make_bot, player_rngs
 from warlords_sim.rules import Game, GameConfig
 from warlords_sim.rules.snapshot import Snapshot
 
@@ -52,7 +52,7 @@ def main() -> None:
     for seed in range(a.games):
         g = Game(GameConfig(board, players=4))
         bots = [make_bot("aim") for _ in range(4)]
-        rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(4)]
+        rngs = player_rngs(seed, 4)
         while not g.over:
             legal = g.legal_actions()
             action = bots[legal.player].choose(g.state, legal, rngs[legal.player])

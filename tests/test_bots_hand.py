@@ -17,7 +17,6 @@ from warlords_sim.board import Crenelation, load_board
 from warlords_sim.bots import AimBot, SearchBot
 from warlords_sim.bots.policy import HAND_DRAWS, Hand
 from warlords_sim.bots.skill import SkillLevel, skill_noise
-from warlords_sim.physics.checks import strike_limit
 from warlords_sim.physics.impact import die_inertia
 from warlords_sim.rules import Game, GameConfig, HouseRules
 from warlords_sim.rules.actions import BoardFlick, Decline, SiegeShot, SupplyFlick
@@ -56,7 +55,7 @@ def test_a_blow_left_of_the_centre_spins_the_die_clockwise() -> None:
 
 def test_the_strike_stays_within_the_die_and_the_spin_within_the_limit() -> None:
     hand = Hand(SkillLevel.NOVICE)
-    half = strike_limit(BOARD)
+    half = BOARD.die.strike_limit_mm
     high = hand.stroke((0.0, 2000.0), 0.0, 7.0, (0.0, 0.0, 50.0, 50.0), BOARD)
     low = hand.stroke((0.0, 2000.0), 0.0, -7.0, (0.0, 0.0, -50.0, -50.0), BOARD)
     assert (high.strike_mm, low.strike_mm) == (half, -half)

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from warlords_sim.board import Crenelation, load_board
-from warlords_sim.bots import make_bot
+from warlords_sim.bots import make_bot, player_rngs
 from warlords_sim.cli import main
 from warlords_sim.replay import (
     Recorder,
@@ -421,14 +421,12 @@ def test_recording_a_game_driven_by_hand_then_resuming(tmp_path: Path) -> None:
     outcome, stop without a result, then continue the file with bots. A game
     action recorded without its outcome is refused (its settled state and
     summary come from it)."""
-    import numpy as np
-
     from warlords_sim.rules import Game
 
     config = GameConfig(load_board("standard"), 2)
     path = tmp_path / "hand.jsonl"
     bots = [make_bot("random"), make_bot("random")]
-    rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(11).spawn(2)]
+    rngs = player_rngs(11, 2)
     game = Game(config)
     with Recorder.create(path, config, seed=11, bots=["random", "human"]) as rec:
         for _ in range(30):

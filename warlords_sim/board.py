@@ -82,6 +82,7 @@ __all__ = [
     "resolve_board_path",
     "rotate_to_seat",
     "seat_pins",
+    "standing_walls",
 ]
 
 
@@ -320,6 +321,20 @@ class DieSpec:
     def cubic(self) -> bool:
         """True if every side is ``size_mm`` long (a cube)."""
         return all(s == self.size_mm for s in self.sides_mm)
+
+    @property
+    def strike_limit_mm(self) -> float:
+        """Largest ``|strike_mm|`` of a flick, mm from the die's centre: half
+        its height, its body z side (``sides_mm[2]``; ``size_mm / 2`` for a
+        cube): the finger strikes within the die's trailing face.
+
+        The one owner of the strike limit: the physics' flick check
+        (``physics.checks.validate_flick``), the rules' legality check, the
+        hand (``bots.policy``), the random bot, the window's strike control
+        and the fidelity scenarios all read it. Before issue 22 the rules,
+        the random bot and the window used ``size_mm / 2``, which on a
+        cuboid die is not the physics' limit."""
+        return self.sides_mm[2] / 2.0
 
 
 @dataclass(frozen=True)
@@ -1368,6 +1383,44 @@ def closed_seats(castle_seats: Iterable[int]) -> tuple[int, ...]:
     empty places are open board edge, where dice leave the board."""
     seats = set(castle_seats)
     return tuple(s for s in range(4) if s not in seats) if len(seats) == 3 else ()
+
+
+def standing_walls(
+    board: Board, castle_seats: Iterable[int], side_walls: bool
+) -> list[tuple[str, Wall]]:
+    """Every wall standing, with a label for messages: the castle walls of
+    ``castle_seats``, the three-player wall of a seat it closes
+    (:func:`closed_seats`: three castles only), and with ``side_walls`` the
+    side walls and, at every seat without a castle, the edge gap wall that
+    closes its stretch of board edge (:attr:`Castle.edge_gap_wall`).
+
+    The one owner of which walls stand: the 2.5D world builds its walls
+    from it (in this order, which enters the settled digests), the
+    reference and the scripted physics too (through
+    :mod:`warlords_sim.physics.footprint`), and the window
+    (``gui.render``) and the plots (:mod:`warlords_sim.plotting`) draw
+    exactly these. It lives in the board layer, as :func:`closed_seats`
+    does, so that the plots need no physics (pymunk).
+
+    Returns:
+        ``(label, wall)`` pairs, castle by castle in seat order; labels
+        such as ``"a wall of castle 0"``, ``"the three-player wall of seat
+        3"``, ``"a side wall"``. Rectangles in mm, board frame. A castle
+        without side walls has no edge gap wall either.
+    """
+    seats = set(castle_seats)
+    closed = closed_seats(seats)
+    out: list[tuple[str, Wall]] = []
+    for castle in board.castles:
+        if castle.seat in seats:
+            out.extend((f"a wall of castle {castle.seat}", w) for w in castle.walls)
+        elif castle.seat in closed:
+            out.append((f"the three-player wall of seat {castle.seat}", castle.three_player_wall))
+        if side_walls:
+            out.extend(("a side wall", w) for w in castle.side_walls)
+            if castle.seat not in seats and castle.side_walls:
+                out.append(("a side wall", castle.edge_gap_wall))
+    return out
 
 
 def seat_pins(

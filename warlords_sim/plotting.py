@@ -29,7 +29,15 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Patch, Polygon, Rectangle
 from numpy.typing import ArrayLike
 
-from warlords_sim.board import Board, Rect, castle_seats_for, closed_seats, default_pins
+from warlords_sim.board import (
+    Board,
+    Rect,
+    Wall,
+    castle_seats_for,
+    closed_seats,
+    default_pins,
+    standing_walls,
+)
 from warlords_sim.colours import SEAT_COLOUR_NAMES, SEAT_COLOURS
 from warlords_sim.extras import missing_modules
 
@@ -158,13 +166,28 @@ def _draw_die(ax: Axes, pose: DiePose, owner: int, size: float) -> None:
         )
 
 
+def _wall_style(board: Board, wall: Wall) -> dict[str, Any]:
+    """A castle wall in its seat's colour, darkened; the three-player wall
+    grey; a side wall (and an edge gap wall) brown."""
+    for castle in board.castles:
+        if wall in castle.walls:
+            colour = seat_colour(castle.seat)
+            return {
+                "facecolor": _shade(colour, -0.45),
+                "edgecolor": _shade(colour, -0.7),
+                "linewidth": 0.5,
+            }
+        if wall == castle.three_player_wall:
+            return {"facecolor": _THREE_PLAYER_WALL, "edgecolor": "black", "linewidth": 0.5}
+    return {"facecolor": _SIDE_WALL, "edgecolor": "none"}
+
+
 def draw_board(
     ax: Axes,
     board: Board,
     *,
     castle_seats: Sequence[int] = (0, 1, 2, 3),
     side_walls: bool = False,
-    closed_seat: int | None = None,
     pins: Iterable[int] | None = None,
     dice: Iterable[tuple[DiePose, int]] = (),
     siege_engine: Point | None = None,
@@ -178,9 +201,11 @@ def draw_board(
         board: the board to draw.
         castle_seats: seats whose castle stands (courtyard in the seat colour,
             walls darker, gateways lighter, moat blue, launch spots).
-        side_walls: draw the optional side walls (wall variants 1 and 2).
-        closed_seat: seat closed by the three-player wall. ``None`` means
-            "the missing seat" when exactly three castles stand, else none.
+        side_walls: the optional side walls stand (wall variants 1 and 2).
+            The walls drawn are exactly those standing in the physics for
+            ``castle_seats`` and ``side_walls``
+            (:func:`~warlords_sim.board.standing_walls`: the three-player
+            wall with three castles, the edge gap walls with side walls).
         pins: hole indices (into ``board.holes``) holding a pin; ``None``
             means the centre-ring set-up for ``castle_seats``.
         dice: ``(pose, owner_seat)`` pairs; each die is a square of the
@@ -196,12 +221,7 @@ def draw_board(
             face outside 1..6.
     """
     seats = _check_seats(castle_seats, "castle_seats")
-    if closed_seat is None and closed_seats(seats):
-        closed_seat = closed_seats(seats)[0]
-    if closed_seat is not None:
-        _check_seats((closed_seat,), "closed_seat")
-        if closed_seat in seats:
-            raise ValueError(f"closed_seat {closed_seat} also has a castle")
+    closed = closed_seats(seats)
     pin_holes = default_pins(board, seats) if pins is None else tuple(pins)
     for i in pin_holes:
         if not 0 <= i < len(board.holes):
@@ -270,17 +290,6 @@ def draw_board(
                     zorder=_Z_CASTLE,
                 )
             )
-        wall_colour = _shade(colour, -0.45)
-        for wall in castle.walls:
-            ax.add_patch(
-                _rect_patch(
-                    wall.rect,
-                    facecolor=wall_colour,
-                    edgecolor=_shade(colour, -0.7),
-                    linewidth=0.5,
-                    zorder=_Z_WALL,
-                )
-            )
         for area in castle.front_areas:
             for spot, filled in ((area.high, True), (area.low, False)):
                 # triangles pointing out of the castle: not to be taken for pins
@@ -317,32 +326,9 @@ def draw_board(
                     zorder=_Z_MARK,
                 )
 
-    # three-player wall, side walls
-    if closed_seat is not None:
-        castle = board.castles[closed_seat]
-        ax.add_patch(
-            _rect_patch(
-                castle.three_player_wall.rect,
-                facecolor=_THREE_PLAYER_WALL,
-                edgecolor="black",
-                linewidth=0.5,
-                zorder=_Z_WALL,
-            )
-        )
-    if side_walls:
-        for castle in board.castles:
-            walls = list(castle.side_walls)
-            if castle.seat == closed_seat:
-                walls.append(castle.edge_gap_wall)  # as the physics closes it
-            for wall in walls:
-                ax.add_patch(
-                    _rect_patch(
-                        wall.rect,
-                        facecolor=_SIDE_WALL,
-                        edgecolor="none",
-                        zorder=_Z_WALL,
-                    )
-                )
+    # walls: exactly those standing in the physics (board.standing_walls)
+    for _, wall in standing_walls(board, seats, side_walls):
+        ax.add_patch(_rect_patch(wall.rect, zorder=_Z_WALL, **_wall_style(board, wall)))
 
     # holes (the ring and the field, then the three-player wall's) and pins
     r_hole = board.pin.radius_mm
@@ -412,7 +398,7 @@ def draw_board(
             if seat in seats:
                 name += f" ({SEAT_COLOUR_NAMES[seat]})"
                 label_colour: str | RGB = _shade(seat_colour(seat), -0.25)
-            elif seat == closed_seat:
+            elif seat in closed:
                 name += " (closed: three-player wall)"
                 label_colour = _THREE_PLAYER_WALL
             else:
@@ -510,7 +496,7 @@ def board_figure(
         title: figure title; default names the board and its size.
         legend: add a key to the right of the board.
         **kw: passed to :func:`draw_board` (``castle_seats``, ``side_walls``,
-            ``closed_seat``, ``pins``, ``dice``, ``siege_engine``, ``labels``).
+            ``pins``, ``dice``, ``siege_engine``, ``labels``).
 
     Returns:
         ``(figure, axes)``; the axes' data units are mm in the board frame.
@@ -525,7 +511,7 @@ def board_figure(
         title = f"Warlords board {board.name!r}: {board.size_mm:g} mm square, to scale"
     fig.suptitle(title, fontsize=12, y=0.975)
     if legend:
-        closed = kw.get("closed_seat") is not None or len(tuple(kw.get("castle_seats", ()))) == 3
+        closed = bool(closed_seats(kw.get("castle_seats", (0, 1, 2, 3))))
         handles, names = _legend_handles(
             bool(kw.get("side_walls")), closed, kw.get("siege_engine") is not None
         )

@@ -11,7 +11,7 @@ documents their numbers and sources).
 
 from warlords_sim.bots.aim import AimBot, launch_table_warmup
 from warlords_sim.bots.names import BOTS, parse_bot_names
-from warlords_sim.bots.play import GameRecord, play_game
+from warlords_sim.bots.play import GameRecord, play_game, player_rngs
 from warlords_sim.bots.policy import Hand, Policy
 from warlords_sim.bots.random_bot import RandomBot
 from warlords_sim.bots.search import SearchBot
@@ -44,6 +44,7 @@ __all__ = [
     "parse_bot_names",
     "parse_skill",
     "play_game",
+    "player_rngs",
     "skill_label",
     "skill_noise",
 ]

@@ -13,7 +13,27 @@ from warlords_sim.rules.errors import IllegalActionError
 from warlords_sim.rules.game import GameConfig, GameState
 from warlords_sim.rules.physics_port import Physics
 
-__all__ = ["GameRecord", "play_game"]
+__all__ = ["GameRecord", "play_game", "player_rngs"]
+
+
+def player_rngs(seed: int, players: int) -> list[np.random.Generator]:
+    """One generator per player, spawned from the game's ``seed``
+    (``SeedSequence(seed).spawn(players)``): player p draws only from the
+    p-th. The one way a game's generators are seeded: bot games
+    (:func:`play_game`), the window (``gui.controller``) and the replay's
+    rebuild (``replay.rebuild``) all call it, so a recorded game re-draws
+    the same bot choices and hand noise when it is replayed or continued.
+
+    Args:
+        seed: the game's seed (an int >= 0, as ``SeedSequence`` takes).
+        players: how many generators, >= 1.
+
+    Raises:
+        ValueError: ``players`` below 1, or a negative ``seed`` (numpy's).
+    """
+    if players < 1:
+        raise ValueError(f"need at least one player's generator, got players={players}")
+    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(players)]
 
 
 @dataclass
@@ -39,7 +59,7 @@ def play_game(
     max_actions: int = 100_000,
 ) -> GameRecord:
     """Play a whole game: ``policies[p]`` plays player p, each with its own
-    Generator spawned from ``seed`` (same seed, same game).
+    Generator spawned from ``seed`` (:func:`player_rngs`: same seed, same game).
 
     Raises:
         ValueError: not one policy per player.
@@ -48,7 +68,7 @@ def play_game(
     """
     if len(policies) != config.players:
         raise ValueError(f"need {config.players} policies (one per player), got {len(policies)}")
-    rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(config.players)]
+    rngs = player_rngs(seed, config.players)
     game = Game(config, physics)
     actions: list[dict[str, object]] = []
     for _ in range(max_actions):

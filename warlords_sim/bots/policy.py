@@ -22,7 +22,7 @@ import numpy as np
 
 from warlords_sim.board import Board
 from warlords_sim.bots.skill import HandNoise, Skill, SkillLevel, as_skill, skill_noise
-from warlords_sim.physics.checks import MAX_FLICK_SPIN, strike_limit
+from warlords_sim.physics.checks import MAX_FLICK_SPIN
 from warlords_sim.physics.impact import die_inertia
 from warlords_sim.rules.actions import Action, BoardFlick, SiegeShot, SupplyFlick
 from warlords_sim.rules.game import GameState
@@ -148,7 +148,7 @@ class Hand:
           factor ``1 + z[1]`` :attr:`speed_sd` (kept in [20,
           MAX_FLICK_SPEED] mm/s);
         * the strike ``z[2]`` times the strike sd higher (kept within the
-          die, :func:`~warlords_sim.physics.checks.strike_limit`);
+          die, ``board.die.strike_limit_mm``);
         * the blow ``z[3]`` times the offset sd to the left of the centre,
           which adds a spin of ``-v d / i2`` (``i2`` the die's inertia per
           unit mass, :func:`~warlords_sim.physics.impact.die_inertia`); the
@@ -167,7 +167,7 @@ class Hand:
         a = direction + float(z[0]) * self.angle_sd
         v = speed * (1.0 + float(z[1]) * self.speed_sd)
         v = min(max(v, MIN_HAND_SPEED), MAX_FLICK_SPEED)
-        half = strike_limit(board)
+        half = board.die.strike_limit_mm
         strike = min(max(strike_mm + float(z[2]) * noise.strike_sd_mm, -half), half)
         offset = float(z[3]) * noise.offset_sd_mm
         die = board.die

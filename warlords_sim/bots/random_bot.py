@@ -36,7 +36,7 @@ class RandomBot:
     def _strike(state: GameState, rng: np.random.Generator) -> float:
         """Where the finger strikes: anywhere on the die's face, uniform
         from its bottom to its top edge (mm from the centre)."""
-        half = state.board.die.size_mm / 2.0
+        half = state.board.die.strike_limit_mm
         return float(rng.uniform(-half, half))
 
     def _velocity(

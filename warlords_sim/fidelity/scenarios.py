@@ -28,7 +28,6 @@ import msgspec
 
 from warlords_sim._files import FileProblem, parse_toml, read_regular
 from warlords_sim.board import Board, BoardError, Crenelation, default_pins
-from warlords_sim.physics.checks import strike_limit
 from warlords_sim.physics.footprint import Polygon, die_footprint, square, what_overlaps
 from warlords_sim.physics.linalg3 import matmul
 from warlords_sim.physics.orientation import rotation_z, with_face_up
@@ -331,7 +330,7 @@ class _Checker:
 
 def check_strikes(path: str | Path, scenarios: Sequence[Scenario], board: Board) -> None:
     """Check that each scenario's flick strikes within ``board``'s die
-    (``|strike_mm| <=`` :func:`~warlords_sim.physics.checks.strike_limit`),
+    (``|strike_mm| <=`` ``board.die.strike_limit_mm``),
     before any trial runs: the physics refuses it only when the flick runs.
     A scenario file holds scenarios for any board, so :func:`load_scenarios`
     does not; call this on the scenarios chosen.
@@ -339,7 +338,7 @@ def check_strikes(path: str | Path, scenarios: Sequence[Scenario], board: Board)
     Raises:
         ScenarioError: names the file, the scenario and ``flick.strike_mm``.
     """
-    half = strike_limit(board)
+    half = board.die.strike_limit_mm
     for s in scenarios:
         if abs(s.flick.strike_mm) > half:
             raise ScenarioError(

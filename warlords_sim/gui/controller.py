@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from warlords_sim.board import Crenelation
+from warlords_sim.bots.play import player_rngs
 from warlords_sim.bots.policy import Hand, Policy
 from warlords_sim.bots.skill import HandSpec, SkillLevel, as_skill, hand_label, parse_hand
 from warlords_sim.colours import SEAT_COLOUR_NAMES
@@ -155,8 +156,7 @@ class GameController:
         self.bots: dict[int, Policy] = dict(bots or {})
         self.seed = seed
         if rngs is None:
-            seqs = np.random.SeedSequence(seed).spawn(config.players)
-            rngs = [np.random.default_rng(s) for s in seqs]
+            rngs = player_rngs(seed, config.players)
         self.rngs = list(rngs)
         #: Each human player's hand (None: exact), as given.
         self.hand_specs: dict[int, HandSpec] = {

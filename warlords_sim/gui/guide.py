@@ -27,8 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from warlords_sim.board import Board, Rect
-from warlords_sim.physics.footprint import standing_walls
+from warlords_sim.board import Board, Rect, standing_walls
 
 __all__ = [
     "SPREAD_SDS",

@@ -503,6 +503,6 @@ class Input:
 
     def nudge_strike(self, steps: float) -> None:
         """Move the strike height by ``steps`` of :data:`STRIKE_STEP` mm,
-        within the die (half its edge either side of its centre)."""
-        half = self.c.config.board.die.size_mm / 2.0
+        within the die (``DieSpec.strike_limit_mm`` either side of its centre)."""
+        half = self.c.config.board.die.strike_limit_mm
         self.strike = max(-half, min(half, self.strike + STRIKE_STEP * steps))

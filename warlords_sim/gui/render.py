@@ -15,7 +15,7 @@ from typing import Any
 import pyglet
 from pyglet import shapes
 
-from warlords_sim.board import Board, Rect, closed_seats
+from warlords_sim.board import Board, Rect, Wall, standing_walls
 from warlords_sim.colours import SEAT_COLOURS
 from warlords_sim.gui.castles import crenelation_shapes
 from warlords_sim.gui.controller import DieView
@@ -30,6 +30,7 @@ __all__ = [
     "ScoreMarks",
     "rgb",
     "shade",
+    "wall_rects",
 ]
 
 RGB = tuple[int, int, int]
@@ -77,6 +78,30 @@ def shade(colour: RGB | str, factor: float) -> RGB:
 
 def seat_rgb(seat: int) -> RGB:
     return rgb(SEAT_COLOURS[seat])
+
+
+def _wall_colour(board: Board, wall: Wall) -> RGB:
+    """A castle wall in its seat's colour, darkened; the three-player wall
+    grey; a side wall (and an edge gap wall) brown."""
+    for castle in board.castles:
+        if wall in castle.walls:
+            return shade(seat_rgb(castle.seat), -0.45)
+        if wall == castle.three_player_wall:
+            return rgb(_THREE_PLAYER_WALL)
+    return rgb(_SIDE_WALL)
+
+
+def wall_rects(
+    board: Board, castle_seats: Iterable[int], side_walls: bool
+) -> list[tuple[Rect, RGB]]:
+    """The walls the window draws, each with its colour: exactly the walls
+    that stand in the physics (:func:`~warlords_sim.board.standing_walls`),
+    in its order. Needs no display. Before issue 22 the window drew the
+    side walls but not the edge gap walls, so with two players and side
+    walls it left out two walls the dice bounced off."""
+    return [
+        (w.rect, _wall_colour(board, w)) for _, w in standing_walls(board, castle_seats, side_walls)
+    ]
 
 
 def _rect(r: Rect, colour: RGB, batch: Any, group: Any = None) -> Any:
@@ -154,17 +179,8 @@ class BoardLayer:
             out.append(_rect(castle.courtyard, colour, bt, fg))
             for gate in castle.gateways:
                 out.append(_rect(gate, shade(colour, 0.55), bt, fg))
-            for wall in castle.walls:
-                out.append(_rect(wall.rect, shade(colour, -0.45), bt, top))
             out.extend(crenelation_shapes(b, castle, shade(colour, -0.45), bt, (crenel, marks)))
-        for seat in closed_seats(seats):
-            out.append(
-                _rect(b.castles[seat].three_player_wall.rect, rgb(_THREE_PLAYER_WALL), bt, top)
-            )
-        if side_walls:
-            for castle in b.castles:
-                for wall in castle.side_walls:
-                    out.append(_rect(wall.rect, rgb(_SIDE_WALL), bt, top))
+        out.extend(_rect(r, colour, bt, top) for r, colour in wall_rects(b, seats, side_walls))
         r = b.pin.radius_mm
         for x, y in b.holes:
             out.append(shapes.Circle(x, y, r + 0.6, 16, rgb(_HOLE_EDGE), batch=bt, group=fg))

@@ -27,7 +27,6 @@ __all__ = [
     "MAX_FLICK_SPIN",
     "die_id_problem",
     "speed_problem",
-    "strike_limit",
     "validate_flick",
 ]
 
@@ -50,13 +49,6 @@ def speed_problem(speed: float) -> str | None:
     return None
 
 
-def strike_limit(board: Board) -> float:
-    """Largest ``|Flick.strike_mm|``, mm: half the die's height, its body z
-    side (``die.sides_mm[2]``; ``size_mm`` for a cube): the finger strikes
-    within the die's trailing face."""
-    return board.die.sides_mm[2] / 2.0
-
-
 def validate_flick(
     flick: Flick, board: Board, die_in_world: bool, siege_engine_placed: bool
 ) -> None:
@@ -72,7 +64,7 @@ def validate_flick(
         FlickError: a die id out of 0..:data:`MAX_DIE_ID`, a NaN or
             infinite number, a speed over :data:`MAX_FLICK_SPEED`, a spin
             over :data:`MAX_FLICK_SPIN`, a strike height outside the die
-            (:func:`strike_limit`), a start off the board, a TABLE flick of
+            (``DieSpec.strike_limit_mm``), a start off the board, a TABLE flick of
             a die not in the world, a height below zero, a launch from a
             height without a start point, a SIEGE flick with no siege
             engine placed.
@@ -96,7 +88,7 @@ def validate_flick(
         raise FlickError(
             f"flick spin {flick.spin:.10g} rad/s is over the maximum of {MAX_FLICK_SPIN:.0f} rad/s"
         )
-    half = strike_limit(board)
+    half = board.die.strike_limit_mm
     if abs(flick.strike_mm) > half:
         raise FlickError(
             f"flick strike height must be within the die, -{half:g}..{half:g} mm from its "

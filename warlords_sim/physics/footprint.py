@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from warlords_sim.board import Board, Wall, closed_seats
+from warlords_sim.board import Board, standing_walls  # re-exported: the board layer owns it
 
 __all__ = [
     "Polygon",
@@ -126,30 +126,6 @@ def die_footprint(
     w, d = sides[h], sides[(vertical + 2) % 3]
     ang = math.atan2(float(rotation[1, h]), float(rotation[0, h]))
     return square(x, y, ang, w - 2.0 * shrink, d - 2.0 * shrink)
-
-
-def standing_walls(
-    board: Board, castle_seats: Iterable[int], side_walls: bool
-) -> list[tuple[str, Wall]]:
-    """Every wall standing, with a label for messages: the castle walls of
-    ``castle_seats``, the three-player wall of a seat it closes
-    (:func:`~warlords_sim.board.closed_seats`: three castles only), and with
-    ``side_walls`` the side walls (and the edge gap behind a three-player
-    wall). The same walls as the 2.5D world's (the reference cuts the low
-    crenelation notches out of the top of some; their footprint is the same)."""
-    seats = set(castle_seats)
-    closed = closed_seats(seats)
-    out: list[tuple[str, Wall]] = []
-    for castle in board.castles:
-        if castle.seat in seats:
-            out.extend((f"a wall of castle {castle.seat}", w) for w in castle.walls)
-        elif castle.seat in closed:
-            out.append((f"the three-player wall of seat {castle.seat}", castle.three_player_wall))
-        if side_walls:
-            out.extend(("a side wall", w) for w in castle.side_walls)
-            if castle.seat not in seats and castle.side_walls:
-                out.append(("a side wall", castle.edge_gap_wall))
-    return out
 
 
 def what_overlaps(

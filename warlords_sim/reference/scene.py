@@ -99,7 +99,7 @@ def _split(wall: Wall, cuts: list[tuple[float, float]], axis: int, low: float) -
 
 
 def static_walls(board: Board, castle_seats: Sequence[int], side_walls: bool) -> list[Wall]:
-    """Every wall standing (:func:`~warlords_sim.physics.footprint.standing_walls`,
+    """Every wall standing (:func:`~warlords_sim.board.standing_walls`,
     the 2.5D world's), with the castle walls' low-crenelation notches cut out."""
     size = board.die.size_mm
     half = board.crenelation_width_mm / 2.0

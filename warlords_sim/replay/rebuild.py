@@ -23,6 +23,7 @@ from warlords_sim.board import (
     load_board,
     read_board_file,
 )
+from warlords_sim.bots.play import player_rngs
 from warlords_sim.bots.policy import Hand, Policy
 from warlords_sim.bots.skill import parse_hand
 from warlords_sim.physics import FlickError, FlickResult, World, WorldError
@@ -369,7 +370,7 @@ class Replayer:
         self.policies = list(policies) if policies is not None else None
         players = max(h.players, 1)
         seed = h.seed if h.seed is not None else 0
-        self.rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(players)]
+        self.rngs = player_rngs(seed, players)
         if self.policies is not None and len(self.policies) != h.players:
             got = len(self.policies)
             raise ReplayError(f"need {h.players} policies (one per player), got {got}")

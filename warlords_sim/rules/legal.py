@@ -344,7 +344,7 @@ def check_start(state: GameState, action: Action) -> SiegeStart | None:
                 f"a {kind.value if kind else ''} ability is pending: use or decline it"
             )
         _check_velocity(action.velocity, action.spin)
-        half = state.board.die.size_mm / 2.0
+        half = state.board.die.strike_limit_mm
         if not (math.isfinite(action.strike_mm) and abs(action.strike_mm) <= half):
             raise err.BadFlickError(
                 f"the finger strikes within the die, -{half:g}..{half:g} mm from its centre, "
