@@ -252,3 +252,42 @@ def test_replay_until_0_names_no_actions(tiny_game: Path, tmp_path: Path) -> Non
     res = CliRunner().invoke(main, ["replay", str(tiny_game), "--until", "1", "--branch", str(one)])
     assert res.exit_code == 0, res.output
     assert f"{one}: action 1 of {tiny_game}" in res.output
+
+
+def test_a_nan_length_scale_is_refused_as_the_option_it_is(tmp_path: Path) -> None:
+    """Found by a hostile user (stop 26): ``fidelity --length-scale nan``
+    got past click's range (every comparison with NaN is false) and was
+    blamed on the file ("the fitted flight is never 2 mm clear of the
+    table"). It is refused as the option, exit 2, before any file is read."""
+    res = CliRunner().invoke(
+        main,
+        ["fidelity", "--tosses", str(tmp_path / "none.npz"), "--engine", "2.5d",
+         "--length-scale", "nan"],
+    )  # fmt: skip
+    assert res.exit_code == 2
+    assert "--length-scale" in res.output and "none.npz" not in res.output
+
+
+def test_an_edited_digest_is_not_blamed_on_the_dice(tmp_path: Path) -> None:
+    """Found by a hostile user (stop 26): a replay line whose digest alone
+    was edited (its last hex digit) was reported as "digest f712e5409d95a373
+    replayed, f712e5409d95a373 recorded; no die's place differs
+    (orientation, pins or walls do)": two digests printed alike, and a
+    false claim. The digests are shown as far as they part, and the message
+    says the recorded digest may itself have been edited."""
+    import json
+
+    src = ROOT / "examples" / "replays" / "sandbox-flicks.jsonl"
+    lines = src.read_text().splitlines()
+    k = next(i for i, line in enumerate(lines) if '"digest"' in line and i > 0)
+    rec = json.loads(lines[k])
+    last = rec["digest"][-1]
+    rec["digest"] = rec["digest"][:-1] + ("0" if last != "0" else "1")
+    lines[k] = json.dumps(rec)
+    copy = tmp_path / "edited.jsonl"
+    copy.write_text("\n".join(lines) + "\n")
+    res = CliRunner().invoke(main, ["replay", str(copy), "--verify"])
+    assert res.exit_code == 1, res.output
+    text = _flat(res.output)
+    assert rec["digest"] in text  # shown in full: it parts at the last digit
+    assert "edited or mis-recorded" in text

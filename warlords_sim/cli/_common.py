@@ -11,6 +11,7 @@ so that every subcommand's ``--help`` starts at once.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from warlords_sim.rules import GameConfig
 
 __all__ = [
+    "FiniteFloatRange",
     "EXIT_USAGE",
     "PROG",
     "BOARD_HELP",
@@ -169,3 +171,14 @@ def load_game_config(
         if rules_file:
             raise HouseRulesError(f"{rules_file}: {e} (--players {players})") from e
         raise
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A float range that also refuses NaN (every comparison with NaN is
+    false, so click's own range lets it through)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        rv = super().convert(value, param, ctx)
+        if isinstance(rv, float) and math.isnan(rv):
+            self.fail(f"{value!r} is not in the range {self._describe_range()}.", param, ctx)
+        return rv

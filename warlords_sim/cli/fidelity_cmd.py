@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from warlords_sim.cli._common import board_option, echo, fail
+from warlords_sim.cli._common import FiniteFloatRange, board_option, echo, fail
 from warlords_sim.cli._names import DEFAULT_SCENARIOS, ENGINES
 from warlords_sim.cli._outputs import exists_message, saving
 from warlords_sim.extras import require_extra
@@ -225,7 +225,7 @@ MAX_TRIALS = 1_000_000
 )
 @click.option(
     "--length-scale",
-    type=click.FloatRange(0.5, 2.0),
+    type=FiniteFloatRange(0.5, 2.0),
     default=1.021,
     show_default=True,
     help="With --tosses: multiply the file's lengths by this.",

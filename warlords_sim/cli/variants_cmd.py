@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
-import math
-from typing import Any
 
 import click
 
-from warlords_sim.cli._common import board_name_option, check_board_name, echo, fail
+from warlords_sim.cli._common import (
+    FiniteFloatRange,
+    board_name_option,
+    check_board_name,
+    echo,
+    fail,
+)
 from warlords_sim.cli._names import BOTS
 from warlords_sim.cli._outputs import exists_message
 from warlords_sim.cli._signals import Stop, signals_as_interrupt
@@ -84,14 +88,7 @@ Examples:
 MAX_DASK_TIMEOUT = 3600.0
 
 
-class _Seconds(click.FloatRange):
-    """A float range that also refuses NaN (every comparison with NaN is false)."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        rv = super().convert(value, param, ctx)
-        if isinstance(rv, float) and math.isnan(rv):
-            self.fail(f"{value!r} is not in the range {self._describe_range()}.", param, ctx)
-        return rv
+_Seconds = FiniteFloatRange
 
 
 @click.command("variants", help=_HELP)

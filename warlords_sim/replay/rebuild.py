@@ -189,12 +189,26 @@ class Divergence:
 
     def describe(self) -> str:
         summary = self.named_summary or self.summary
+        # enough of each digest to show where they part (16 characters at least)
+        shown = next(
+            (
+                i + 4
+                for i, (a, b) in enumerate(zip(self.replayed, self.recorded, strict=False))
+                if a != b
+            ),
+            max(len(self.replayed), len(self.recorded)),
+        )
+        shown = max(shown, 16)
         head = (
             f"action {self.index} (line {self.line}, {self.action}: {summary}) diverges: "
-            f"digest {self.replayed[:16]} replayed, {self.recorded[:16]} recorded"
+            f"digest {self.replayed[:shown]} replayed, {self.recorded[:shown]} recorded"
         )
         if not self.dice:
-            return head + "; no die's place differs (orientation, pins or walls do)"
+            return head + (
+                "; every die's recorded place, angle, face and region agree: what differs is "
+                "what the line does not record (a die's tilt, the pins, the walls), or the "
+                "recorded digest itself was edited or mis-recorded"
+            )
         return head + "; " + "; ".join(d.describe() for d in self.dice)
 
     def as_json(self) -> dict[str, object]:
