@@ -147,7 +147,8 @@ def slide_off_ledge(
 
     Raises:
         ValueError: a speed, size or gravity that is not positive and finite,
-            or a friction outside [0, 1].
+            a friction outside [0, 1], or a tumble, ``along`` or ``spin``
+            that is not finite.
     """
     for name, value in (("speed", speed), ("size", size), ("gravity", gravity)):
         if not (math.isfinite(value) and value > 0.0):
