@@ -42,6 +42,16 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Flick one die on the board (all center-ring pins set up) and report where it rests "
         "and which face is up.",
     ),
+    "host": (
+        "host_cmd",
+        "host",
+        "Host a game of Warlords for players on other machines (or other windows).",
+    ),
+    "join": (
+        "join_cmd",
+        "join",
+        "Join a game that 'warlords-sim host' serves: play your seat in the window, or watch.",
+    ),
     "play": (
         "play_cmd",
         "play",

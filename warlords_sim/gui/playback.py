@@ -17,7 +17,8 @@ import os
 
 import numpy as np
 
-from warlords_sim.board import Board
+from warlords_sim.board import Board, Crenelation
+from warlords_sim.bots.policy import Policy
 from warlords_sim.bots.skill import HandSpec, parse_hand
 from warlords_sim.gui.controller import GameController, Phase
 from warlords_sim.gui.describe import Before, narrate
@@ -25,7 +26,7 @@ from warlords_sim.replay.errors import ReplayError
 from warlords_sim.replay.format import ActionLine
 from warlords_sim.replay.loader import Replay, to_action
 from warlords_sim.replay.model import check_model
-from warlords_sim.replay.rebuild import board_for, config_for
+from warlords_sim.replay.rebuild import Rebuilt, board_for, config_for
 from warlords_sim.replay.sandbox import SandboxFlick
 from warlords_sim.replay.snapshot import digest_of
 from warlords_sim.rules.actions import Action
@@ -285,6 +286,7 @@ def resume_game(
     *,
     board: Board | None = None,
     force: bool = False,
+    controller: type[GameController] = GameController,
 ) -> tuple[GameController, str]:
     """A controller continuing the game of ``path`` (``play --resume``): a
     replay that ends without a result (after a crash), rebuilt action by
@@ -293,7 +295,8 @@ def resume_game(
     window told them, each hand's line from the line's ``aimed``), each
     human's launch spot the one of their last supply flick, and a recorder
     appending to the same file (a last line cut off in the middle is
-    removed first).
+    removed first). ``controller`` is the class built (a subclass of
+    :class:`GameController`: the network host's).
 
     Returns:
         (the controller, a line saying where the game resumes).
@@ -303,13 +306,9 @@ def resume_game(
             model or engine than this build's 2.5D model, an unknown bot,
             a divergence (unless ``force``), a file that cannot be written.
     """
-    from warlords_sim.board import Crenelation
     from warlords_sim.bots import make_bot
-    from warlords_sim.gui.controller import stroke_line
-    from warlords_sim.replay.loader import aimed_action, load_replay
-    from warlords_sim.replay.rebuild import ReplayDivergence, rebuild
+    from warlords_sim.replay.loader import load_replay
     from warlords_sim.replay.recorder import Recorder
-    from warlords_sim.rules.actions import SupplyFlick
 
     replay = load_replay(path)
     if replay.mode != "game":
@@ -326,15 +325,61 @@ def resume_game(
         policies = [None if name == "human" else make_bot(name, skill) for name in h.bots]
     except ValueError as e:
         raise ReplayError(f"{replay.path}: line 1: field `bots`: {e}") from e
+    rebuilt, told, spots = retell(replay, policies=policies, board=board, force=force)
+    recorder = Recorder.append(replay, rebuilt.game, rebuilt.replayer.after)
+    bots = {p: pol for p, pol in enumerate(policies) if pol is not None}
+    built = controller(
+        rebuilt.game.config,
+        bots,
+        seed=h.seed if h.seed is not None else 0,
+        recorder=recorder,
+        game=rebuilt.game,
+        rngs=rebuilt.rngs,
+        hands=recorded_hands(replay),
+    )
+    built.log.extend(told.lines)
+    built.launch_spots = {p: spot for p, spot in spots.items() if p not in bots}
+    built.told = told.headline
+    built.message = f"resumed after action {len(replay.actions)}"
+    notes = [*replay.warnings, *rebuilt.warnings]
+    line = f"resuming {replay.path} after action {len(replay.actions)}, appending to it"
+    return built, "\n".join([*(f"warning: {w}" for w in notes), line])
+
+
+def retell(
+    replay: Replay,
+    *,
+    policies: list[Policy | None] | None = None,
+    board: Board | None = None,
+    force: bool = False,
+) -> tuple[Rebuilt, _Told, dict[int, tuple[int, Crenelation]]]:
+    """The game of ``replay`` rebuilt action by action (every digest
+    checked, the bots' generators brought on with ``policies``) with its
+    whole log told again as the window told it: what ``play --resume`` and
+    a network client joining a game in progress start from.
+
+    Returns:
+        (the rebuilt game, whose ``game`` is the teller: its ``lines`` and
+        ``headline`` are the log; each player's last supply flick's launch
+        spot, area and crenelation).
+
+    Raises:
+        ReplayError: as :func:`~warlords_sim.replay.rebuild.rebuild`;
+        ReplayDivergence: a digest differs (unless ``force``).
+    """
+    from warlords_sim.gui.controller import stroke_line
+    from warlords_sim.replay.loader import aimed_action
+    from warlords_sim.replay.rebuild import ReplayDivergence, rebuild
+    from warlords_sim.rules.actions import SupplyFlick
+
     # every action is told again as the window's log told it (from its
     # outcome): the panel keeps the whole game's log
     n = len(replay.actions)
-    k = n
     rebuilt = rebuild(replay, 0, policies=policies, board=board, force=force)
     told = _Told.from_state(rebuilt.game.state)
     rebuilt.replayer.game = told
     spots: dict[int, tuple[int, Crenelation]] = {}
-    for entry in replay.actions[:k]:
+    for entry in replay.actions:
         action = to_action(entry.action)
         aimed = aimed_action(entry)
         if aimed is not None and not isinstance(action, SandboxFlick):
@@ -348,21 +393,4 @@ def resume_game(
                 raise ReplayDivergence(f"{replay.path}: {div.describe()}", div)
             rebuilt.divergence = div
     rebuilt.index = n
-    recorder = Recorder.append(replay, rebuilt.game, rebuilt.replayer.after)
-    bots = {p: pol for p, pol in enumerate(policies) if pol is not None}
-    controller = GameController(
-        rebuilt.game.config,
-        bots,
-        seed=h.seed if h.seed is not None else 0,
-        recorder=recorder,
-        game=rebuilt.game,
-        rngs=rebuilt.rngs,
-        hands=recorded_hands(replay),
-    )
-    controller.log.extend(told.lines)
-    controller.launch_spots = {p: spot for p, spot in spots.items() if p not in bots}
-    controller.told = told.headline
-    controller.message = f"resumed after action {n}"
-    notes = [*replay.warnings, *rebuilt.warnings]
-    line = f"resuming {replay.path} after action {len(replay.actions)}, appending to it"
-    return controller, "\n".join([*(f"warning: {w}" for w in notes), line])
+    return rebuilt, told, spots

@@ -57,8 +57,9 @@ import copy
 import hashlib
 import math
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 import pymunk
@@ -2287,6 +2288,98 @@ class World:
             h.update(struct.pack("<dd", *self._engine_xy))
         h.update(struct.pack(f"<?{len(self.castle_seats)}q", self.side_walls, *self.castle_seats))
         return h.hexdigest()
+
+    def rest_state(self) -> dict[str, Any]:
+        """The settled world as plain data (JSON keeps every float's bits):
+        what :meth:`digest` hashes. ``dice``: per die ``[id, x, y, angle,
+        r_rel (nine floats, C order), floor, cocked]`` (mm, rad, mm);
+        ``pins``: hole indices in the order they were put in; ``engine``:
+        the siege engine's place (mm) or None; ``castle_seats`` and
+        ``side_walls``: the walls in force. A network host sends it to a
+        client whose re-simulation differed (:meth:`take_rest_state`).
+
+        Raises:
+            WorldError: a die is still moving.
+        """
+        if not self.settled:
+            raise WorldError("the world's state is taken only at rest (a die is moving)")
+        dice = []
+        for i in sorted(self._dice):
+            d = self._dice[i]
+            x, y = d.body.position
+            r = [float(v) for v in np.asarray(d.r_rel, dtype=np.float64).reshape(9)]
+            dice.append([i, float(x), float(y), float(d.body.angle), r, d.floor, d.cocked])
+        return {
+            "dice": dice,
+            "pins": list(self._pins),
+            "engine": None if self._engine_xy is None else list(self._engine_xy),
+            "castle_seats": list(self.castle_seats),
+            "side_walls": self.side_walls,
+        }
+
+    def take_rest_state(self, state: Mapping[str, Any]) -> None:
+        """Make this world the settled world ``state`` describes (as
+        :meth:`rest_state` gives it, from another world of the same board):
+        dice added, removed and set down bit for bit, the pins, the siege
+        engine and the walls; afterwards :meth:`digest` is the other
+        world's. Nothing is settled afterwards: the state was at rest.
+
+        Raises:
+            WorldError: a field missing or of the wrong type, a die off the
+                board, an orientation that is not a rotation (the world is
+                then unchanged only up to the dice already set).
+        """
+        try:
+            dice = {int(e[0]): e for e in state["dice"]}
+            pins = [int(h) for h in state["pins"]]
+            engine = state["engine"]
+            seats = [int(v) for v in state["castle_seats"]]
+            side = bool(state["side_walls"])
+            parsed = {
+                i: (float(e[1]), float(e[2]), float(e[3]),
+                    np.array([float(v) for v in e[4]], dtype=np.float64).reshape(3, 3),
+                    float(e[5]), bool(e[6]))
+                for i, e in dice.items()
+            }  # fmt: skip
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            raise WorldError(f"not a world's rest state: {e}") from None
+        for i, (x, y, angle, r, floor, _) in parsed.items():
+            self._check_point(x, y, "die position")
+            if not (math.isfinite(angle) and math.isfinite(floor) and np.isfinite(r).all()):
+                raise WorldError(f"die {i}: a number that is not finite")
+            if not np.allclose(r @ r.T, np.eye(3), atol=1e-9):
+                raise WorldError(f"die {i}: its orientation is not a rotation")
+        # what else stands first: each change settles the dice it moved,
+        # which are then set down where the state has them
+        for i in [i for i in self._dice if i not in parsed]:
+            self._remove_die(i)
+        if (list(self.castle_seats), self.side_walls) != (seats, side):
+            self.set_walls(seats, side)
+        if list(self._pins) != pins:
+            self.set_pins(pins)
+        if engine is None:
+            if self._engine_xy is not None:
+                self.remove_siege_engine()
+        elif self._engine_xy is None or list(self._engine_xy) != [float(v) for v in engine]:
+            if self._engine_xy is not None:
+                self.remove_siege_engine()
+            self.place_siege_engine(float(engine[0]), float(engine[1]))
+        for i, (x, y, angle, r, floor, cocked) in parsed.items():
+            if i not in self._dice:
+                self._create_die(i, x, y, 1, angle)
+            d = self._dice[i]
+            d.body.position = (x, y)
+            d.body.angle = angle
+            d.body.velocity = (0.0, 0.0)
+            d.body.angular_velocity = 0.0
+            d.flight = d.roll = d.ledge = d.lean = None
+            d.r_rel = r
+            self._set_grounded(d, floor)
+            d.cocked = cocked
+            self._reindex(d.body)
+            self._rested(d)
+            self._poses.pop(i, None)
+        self._poses.clear()
 
     def copy(self) -> World:
         """An independent deep copy, mid-flick or not.

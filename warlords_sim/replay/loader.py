@@ -59,7 +59,14 @@ from warlords_sim.rules.actions import (
 from warlords_sim.rules.errors import HouseRulesError
 from warlords_sim.rules.physics_port import ENGINES
 
-__all__ = ["MAX_FILE_BYTES", "MAX_LINE_BYTES", "Replay", "load_replay", "to_action"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_LINE_BYTES",
+    "Replay",
+    "load_replay",
+    "parse_replay",
+    "to_action",
+]
 
 #: A replay larger than this is refused (the largest example, a 4-player
 #: game, is 241 kB).
@@ -246,6 +253,20 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
         raise ReplayError(f"{p}: cannot read the replay: {e.strerror or e}") from e
     except FileProblem as e:
         raise ReplayError(f"{p}: {e}") from None
+    return parse_replay(data, p)
+
+
+def parse_replay(data: bytes, path: str | os.PathLike[str]) -> Replay:
+    """A replay from its bytes (what :func:`load_replay` reads), checked as
+    a file is; ``path`` names it in messages (a network client names the
+    host's address). A replay over :data:`MAX_FILE_BYTES` is refused.
+
+    Raises:
+        ReplayError: as :func:`load_replay` (the message names ``path``).
+    """
+    p = Path(path)
+    if len(data) > MAX_FILE_BYTES:
+        raise ReplayError(f"{p}: the replay is over {MAX_FILE_BYTES >> 20} MB")
     if not data:
         raise ReplayError(f"{p}: empty file: expected a header line")
     raw_lines = data.split(b"\n")

@@ -220,6 +220,9 @@ class Recorder:
         self._last: Snapshot = dict(last or {})
         self._next_player = next_player
         self._finished = False
+        #: The last line written, as its JSON object (None before the
+        #: first): what a network host sends its clients once it is on disk.
+        self.last_line: dict[str, Any] | None = None
 
     # ---------------------------------------------------------------- open
 
@@ -347,6 +350,7 @@ class Recorder:
             with contextlib.suppress(OSError):
                 fh.truncate(start)
             raise ReplayError(self._cannot_write(e)) from e
+        self.last_line = obj
 
     def _cannot_write(self, e: OSError) -> str:
         """The one line of a failed write: the file, why, and what is kept

@@ -1,0 +1,266 @@
+"""``warlords-sim host``: serve one game to players on other machines."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from typing import Any
+
+import click
+
+from warlords_sim.cli._common import board_name_option, echo, fail, load_game_config
+from warlords_sim.cli._names import BOTS, BOTS_HELP
+from warlords_sim.cli._outputs import check_output
+from warlords_sim.cli.play_cmd import (
+    HAND_HELP,
+    HAND_METAVAR,
+    SKILL_HELP,
+    SKILL_METAVAR,
+    _skill_option,
+    parse_bots,
+    parse_hands,
+    recording_path,
+)
+
+__all__ = ["host"]
+
+#: The port ``host`` listens on unless told (the WebSocket convention's 8765).
+DEFAULT_PORT = 8765
+
+_HELP = """Host a game of Warlords for players on other machines (or other windows).
+
+\b
+The host owns the game: it checks every action with the rules, simulates
+it, applies each human seat's hand, plays the --bots seats and records the
+replay, as play does. At start it prints one line per human seat with the
+command that joins it:
+  P1 (seat 2, yellow): warlords-sim join ws://127.0.0.1:8765 --token TOKEN
+Give each player their line; a token is that seat's key (a random one per
+seat and per run). Anyone who joins without a token watches. It listens on
+127.0.0.1 (this machine only) unless --bind says otherwise: --bind 0.0.0.0
+takes players from the network (the tokens are the only lock, and the
+connection is not encrypted: play among friends).
+
+\b
+Nothing is lost: every action is on disk before the players see it. A
+player who drops joins again with the same line and gets the game where it
+stands. If the host is stopped or killed, 'warlords-sim host --resume FILE'
+(new tokens are printed) or 'warlords-sim play --resume FILE' (hot-seat)
+continues the game. When no human player is connected for --wait seconds
+the game stops, recorded.
+
+\b
+Examples:
+  warlords-sim host                          two humans, P0 and P1
+  warlords-sim host --players 4 --bots 2,3   two humans and two aim bots
+  warlords-sim host --bind 0.0.0.0 --port 9000 --variant wall1
+  warlords-sim host --resume PATH/warlords-20260101-120000.jsonl
+"""
+
+
+@click.command("host", help=_HELP)
+@click.pass_context
+@click.option(
+    "--players",
+    type=click.IntRange(2, 4),
+    default=2,
+    show_default=True,
+    help="Number of players (2: seats 0 and 2; 3: seats 0, 1, 2, rotating).",
+)
+@click.option(
+    "--bots",
+    "bots_text",
+    default="none",
+    show_default=True,
+    metavar="P[,P...]|none",
+    help="Players the host's bots play (the rest join).",
+)
+@click.option(
+    "--bot",
+    type=click.Choice(list(BOTS), case_sensitive=False),
+    default="aim",
+    show_default=True,
+    help=f"The bot that plays the --bots seats. {BOTS_HELP}.",
+)
+@click.option(
+    "--skill",
+    default="0.7",
+    show_default=True,
+    metavar=SKILL_METAVAR,
+    callback=_skill_option,
+    help=SKILL_HELP,
+)
+@click.option(
+    "--hand", "hand_text", default="club", show_default=True, metavar=HAND_METAVAR, help=HAND_HELP
+)
+@click.option(
+    "--variant",
+    type=click.Choice(["standard", "wall1", "wall2"]),
+    default=None,
+    help="Wall variant (overrides the rules file; default standard).",
+)
+@click.option(
+    "--rules", "rules_file", type=click.Path(dir_okay=False), default=None, help="House rules TOML."
+)
+@board_name_option
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Seeds the bots and the hands.",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=DEFAULT_PORT,
+    show_default=True,
+    help="Port to listen on (0: any free one, printed).",
+)
+@click.option(
+    "--bind",
+    default="127.0.0.1",
+    show_default=True,
+    metavar="ADDRESS",
+    help="Address to listen on (0.0.0.0: every network of this machine).",
+)
+@click.option(
+    "--record",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Replay file to write [default: a new file in the user's data directory, printed].",
+)
+@click.option(
+    "--resume",
+    "resume_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Continue the game of a replay that ends without a result "
+    "(a host stopped or killed), appending to it; players, bots, rules and seed "
+    "are the file's.",
+)
+@click.option(
+    "--wait",
+    type=click.FloatRange(min=1.0),
+    default=600.0,
+    show_default=True,
+    help="Seconds the game waits with no human player connected before it stops "
+    "(recorded; resume it with --resume).",
+)
+@click.option(
+    "--bot-delay",
+    type=click.FloatRange(0.0, 10.0),
+    default=0.6,
+    show_default=True,
+    help="Seconds the host's bots wait before each action, so that people can follow them.",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing --record file.")
+def host(  # fmt: skip
+    ctx: click.Context,
+    players: int,
+    bots_text: str,
+    bot: str,
+    skill: Any,
+    hand_text: str,
+    variant: str | None,
+    rules_file: str | None,
+    board: str,
+    seed: int,
+    port: int,
+    bind: str,
+    record: str | None,
+    resume_file: str | None,
+    wait: float,
+    bot_delay: float,
+    force: bool,
+) -> None:
+    from warlords_sim.board import BoardError
+    from warlords_sim.bots import make_bot
+    from warlords_sim.gui.controller import open_recorder
+    from warlords_sim.gui.playback import resume_game
+    from warlords_sim.net.host import Host, HostController, new_tokens
+    from warlords_sim.replay import ReplayError
+    from warlords_sim.rules import HouseRulesError
+
+    if resume_file is not None:
+        given = [
+            "--" + name.replace("_text", "").replace("_file", "").replace("_", "-")
+            for name in ctx.params
+            if name not in ("resume_file", "port", "bind", "wait", "bot_delay")
+            and ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+        ]
+        if given:
+            fail(f"--resume takes the game from FILE: drop {', '.join(given)}")
+        try:
+            built, line = resume_game(resume_file, controller=HostController)
+        except (ReplayError, OSError) as e:
+            fail(e)
+        assert isinstance(built, HostController)
+        controller = built
+        echo(line)
+    else:
+        try:
+            config = load_game_config(board, rules_file, variant, players)
+            bot_players = parse_bots(bots_text, players)
+            if len(bot_players) == players:
+                raise ValueError("--bots: every player is a bot; watch bots with "
+                                 "'warlords-sim play --bots all' or simulate")  # fmt: skip
+            hands = parse_hands(hand_text, players, bot_players)
+            policies = {p: make_bot(bot, skill) for p in bot_players}
+        except (BoardError, HouseRulesError, ValueError, OSError) as e:
+            fail(e)
+        if record is not None:
+            check_output(record, "--record", force)
+        names = tuple(policies[p].name if p in policies else "human" for p in range(players))
+        try:
+            recorder, line = open_recorder(
+                recording_path(record), config, seed, names, skill=skill, force=force,
+                hands=hands,
+            )  # fmt: skip
+        except (OSError, ValueError) as e:
+            fail(e)
+        echo(line)
+        controller = HostController(config, policies, seed=seed, recorder=recorder, hands=hands)
+    tokens = new_tokens(controller.config.players, controller.bots)
+    server = Host(controller, tokens, wait=wait, bot_delay=bot_delay, say=echo)
+
+    def ready(bound: int) -> None:
+        where = _shown_host(bind)
+        for p, token in tokens.items():
+            seat = controller.state.seat_of(p)
+            from warlords_sim.colours import SEAT_COLOUR_NAMES
+
+            echo(f"P{p} (seat {seat}, {SEAT_COLOUR_NAMES[seat]}): warlords-sim join "
+                 f"ws://{where}:{bound} --token {token}")  # fmt: skip
+        echo(f"watch: warlords-sim join ws://{where}:{bound}   (Ctrl+C stops the host)")
+
+    try:
+        why = asyncio.run(server.serve(bind, port, ready))
+    except OSError as e:
+        fail(f"cannot listen on {bind}:{port}: {e.strerror or e} (try another --port)")
+    except KeyboardInterrupt:
+        why = "stopped (Ctrl+C)"
+    finally:
+        rec = controller.recorder
+        if rec is not None and not controller.game.over:
+            rec.close()
+    s = server.stats
+    echo(f"{why}; sent {s.sent_bytes} bytes in {s.sent_messages} messages, "
+         f"received {s.received_bytes} bytes")  # fmt: skip
+    rec = controller.recorder
+    if rec is not None:
+        if controller.game.over:
+            echo(f"the game is recorded in {rec.path}")
+        else:
+            echo(f"the game is not finished; it is recorded in {rec.path}. To go on with it, "
+                 f"run:\n  warlords-sim host --resume {rec.path}\n  (or hot-seat: "
+                 f"warlords-sim play --resume {rec.path})")  # fmt: skip
+
+
+def _shown_host(bind: str) -> str:
+    """The address the join lines name: the bound one, or this machine's
+    name when bound to every network."""
+    if bind in ("0.0.0.0", "::", ""):
+        return socket.gethostname()
+    return f"[{bind}]" if ":" in bind else bind
