@@ -39,6 +39,7 @@ TIERS: tuple[frozenset[str], ...] = tuple(
         {"bots"},
         {"replay", "fidelity"},
         {"experiments", "gui"},
+        {"net"},
         {"cli"},
     )
 )
@@ -51,6 +52,7 @@ ONLY_IN: dict[str, frozenset[str]] = {
     "pyglet": frozenset({"gui"}),
     "pymunk": frozenset({"physics"}),
     "mujoco": frozenset({"reference"}),
+    "websockets": frozenset({"net"}),
     "matplotlib": frozenset({"plotting", "experiments", "fidelity"}),
 }
 #: Imports a layer's tier would allow but the docs forbid.

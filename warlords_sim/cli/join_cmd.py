@@ -61,6 +61,13 @@ Examples:
     help="Seeds the --bot's choices.",
 )
 @click.option(
+    "--bot-delay",
+    type=click.FloatRange(0.0, 10.0),
+    default=0.6,
+    show_default=True,
+    help="Seconds the --bot waits before each action, so that people can follow it.",
+)
+@click.option(
     "--headless", is_flag=True, help="No window: print each action's summary (implied by --bot)."
 )
 @click.option(
@@ -82,6 +89,7 @@ def join(  # fmt: skip
     bot: str | None,
     skill: Any,
     seed: int,
+    bot_delay: float,
     headless: bool,
     guide: bool,
     rotate: bool | None,
@@ -112,7 +120,7 @@ def join(  # fmt: skip
 
         policy = make_bot(bot, skill) if bot is not None else None
         try:
-            why = play_headless(c, policy, np.random.default_rng(seed), say=echo)
+            why = play_headless(c, policy, np.random.default_rng(seed), say=echo, delay=bot_delay)
         except KeyboardInterrupt:
             c.link.close()
             why = "left (Ctrl+C)"

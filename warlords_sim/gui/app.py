@@ -203,6 +203,7 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         self.flip()
         self._stale = False
         self.frames_drawn += 1
+        self.c.frame_shown()
         return True
 
     def on_draw(self) -> None:

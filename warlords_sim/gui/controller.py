@@ -416,6 +416,10 @@ class GameController:
             return True
         return False
 
+    def frame_shown(self) -> None:
+        """The window has just shown a frame of the game (a hook: a network
+        client times the first frame of each flick by it, net.client)."""
+
     def finish_flick(self) -> None:
         """Run the animating flick to rest at once."""
         while self.phase is Phase.FLICKING:

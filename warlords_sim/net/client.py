@@ -108,6 +108,7 @@ class Link:
                 open_timeout=timeout,
                 compression=None,
                 proxy=None,
+                legacy=True,
             )
         except InvalidURI:
             raise JoinError(f"{url!r} is not a WebSocket address (ws://HOST:PORT)") from None
@@ -135,6 +136,7 @@ class Link:
         self._reader.start()
 
     def _read(self) -> None:
+        why = "the connection was lost"
         try:
             for raw in self.ws:
                 t = time.monotonic()
@@ -142,14 +144,15 @@ class Link:
                 try:
                     self.inbox.put((t, decode_server(raw)))
                 except ProtocolError as e:
-                    self.inbox.put((t, Lost(f"the host sent what is not protocol {PROTOCOL}: {e}")))
+                    why = f"the host sent what is not protocol {PROTOCOL}: {e}"
                     self.ws.close()
                     return
-        except ConnectionClosed:
-            pass
-        rcvd = self.ws.close_rcvd
-        why = f"{rcvd.reason or 'closed'}" if rcvd is not None else "the connection was lost"
-        self.inbox.put((time.monotonic(), Lost(why)))
+            why = self.ws.close_reason or "closed"
+        except ConnectionClosed as e:
+            if e.rcvd is not None and e.rcvd.reason:
+                why = e.rcvd.reason
+        finally:  # whatever ended it, the controller hears of it
+            self.inbox.put((time.monotonic(), Lost(why)))
 
     def send(self, message: msgspec.Struct) -> None:
         """Send one message.
@@ -162,9 +165,13 @@ class Link:
         self.ws.send(text)
 
     def close(self) -> None:
+        """Say goodbye (if the connection is still open), close it and let
+        the reader thread end."""
         with contextlib.suppress(ConnectionClosed):
             self.send(Bye(reason="leaving"))
         self.ws.close()
+        if threading.current_thread() is not self._reader:
+            self._reader.join(CONNECT_TIMEOUT)
 
 
 def _decode(raw: str | bytes, url: str) -> Any:
@@ -232,9 +239,7 @@ class NetController(GameController):
         check_model(replay, ("2.5d",))
         rebuilt, told, spots = retell(replay)
         self.names = list(replay.header.bots)
-        others = {
-            p: _Remote(self.names[p]) for p in range(replay.header.players) if p != self.me
-        }
+        others = {p: _Remote(self.names[p]) for p in range(replay.header.players) if p != self.me}
         super().__init__(
             rebuilt.game.config,
             others,
@@ -458,14 +463,12 @@ class NetController(GameController):
         super().tick(dt)
         self._start_next()
 
-    def note_frame(self) -> None:
-        """The window drew a frame: the first one of a flick is traced."""
+    def frame_shown(self) -> None:
+        """The window showed a frame: the first one of each flick is traced."""
         if self.phase is not Phase.FLICKING:
             return
         index = self.index + 1
-        if not self.trace or self.trace[-1][:2] != ("first_frame", index):
-            if any(e == "first_frame" and i == index for e, i, _ in self.trace[-4:]):
-                return
+        if not any(e == "first_frame" and i == index for e, i, _ in self.trace[-4:]):
             self.trace.append(("first_frame", index, time.monotonic()))
 
 
@@ -476,9 +479,11 @@ def play_headless(
     *,
     say: Callable[[str], None] = print,
     timeout: float = 3600.0,
+    delay: float = 0.0,
 ) -> str:
     """Play the seat with ``policy`` (None: a spectator only watches),
-    every flick run to rest at once, each action's summary said, until
+    every flick run to rest at once, each action's summary said (the
+    bot waits ``delay`` seconds before each of its actions), until
     the game is over and the host says goodbye, or the connection ends;
     returns why it ended.
 
@@ -495,6 +500,8 @@ def play_headless(
         elif c.phase is Phase.ROUND_OVER:
             c.proceed()
         elif policy is not None and c.is_human_turn() and c.state.active == c.me:
+            if delay > 0:
+                time.sleep(delay)
             legal = c.game.legal_actions()
             c.submit(policy.choose(c.state, legal, rng))
         for line in c.log[told:]:
@@ -506,4 +513,5 @@ def play_headless(
             raise TimeoutError(f"nothing came from the host for {timeout:g} s")
     for line in c.log[told:]:
         say(line)
+    c.link.close()
     return c.closed

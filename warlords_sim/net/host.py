@@ -328,22 +328,30 @@ class Host:
                 await self._close(conn, "token", "no seat of this game has that token "
                                   "(the host printed one line per seat)")  # fmt: skip
                 return None, False
-            if seat.conn is not None:
-                await self._close(conn, "taken", f"player {seat.player}'s seat is taken by "
-                                  "a connected client; close that one first")  # fmt: skip
-                return None, False
-            seat.conn = conn
-            seat.address = _address(conn)
-            self._idle_since = None
-            self.say(f"player {seat.player} joined from {seat.address}")
-        else:
-            self.spectators.add(conn)
-            self.say(f"a spectator joined from {_address(conn)}")
-        async with self._lock:  # the replay so far, whole (no line half sent)
-            await self._send(conn, SeatMsg(protocol=PROTOCOL,
-                player=None if seat is None else seat.player,
-                replay=list(self.lines), connected=self.connected()))  # fmt: skip
-            await self._send(conn, self.turn())
+        # taken, attached and sent the replay under the game lock: no line
+        # can reach this connection before its seat message, nor be missed
+        async with self._lock:
+            taken = seat is not None and seat.conn is not None
+            if taken:
+                pass
+            elif seat is not None:
+                seat.conn = conn
+                seat.address = _address(conn)
+                self._idle_since = None
+                self.say(f"player {seat.player} joined from {seat.address}")
+            else:
+                self.spectators.add(conn)
+                self.say(f"a spectator joined from {_address(conn)}")
+            if not taken:
+                await self._send(conn, SeatMsg(protocol=PROTOCOL,
+                    player=None if seat is None else seat.player,
+                    replay=list(self.lines), connected=self.connected()))  # fmt: skip
+                await self._send(conn, self.turn())
+        if taken:
+            assert seat is not None
+            await self._close(conn, "taken", f"player {seat.player}'s seat is taken by a "
+                              "connected client; close that one first")  # fmt: skip
+            return None, False
         if seat is not None:
             await self._broadcast(self.turn())
         return seat, True

@@ -1,0 +1,262 @@
+"""Network play (issue 21): ``warlords-sim host`` and ``join`` over real
+sockets on 127.0.0.1, every wait bounded.
+
+Whole games between headless bot clients (the host's replay verifies and
+every client ends on the host's final digest), a client killed and
+rejoined, the host killed with ``kill -9`` and resumed, and the hostile
+messages, each refused with an error that changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+from net_helpers import Hosted, Raw, final_digest, join, processes, replay_lines, start_host
+from websockets.exceptions import ConnectionClosed
+
+from warlords_sim.board import load_board
+from warlords_sim.net.protocol import (
+    MAX_FRAME_BYTES,
+    MAX_MESSAGE_BYTES,
+    ProtocolError,
+    decode_client,
+)
+from warlords_sim.replay import load_replay, verify
+from warlords_sim.rules import GameConfig
+
+BOARD = load_board("standard")
+
+
+def _verified(path: Path) -> dict[str, object]:
+    """The replay verifies whole; its result line."""
+    report = verify(load_replay(path))
+    assert report.ok, report
+    result = replay_lines(path)[-1]
+    assert result["kind"] == "result"
+    return result
+
+
+def _whole_game(tmp_path: Path, players: int, *host_args: str) -> None:
+    rec = tmp_path / "g.jsonl"
+    h = start_host(tmp_path, "--players", str(players), "--hand", "exact",
+                   "--record", str(rec), *host_args)  # fmt: skip
+    clients = [join(tmp_path, h.url, "--token", t, "--bot", "aim", "--seed", str(p))
+               for p, t in h.tokens.items()]  # fmt: skip
+    watcher = join(tmp_path, h.url, "--headless")
+    with processes(h.proc, watcher, *clients):
+        for c in (*clients, watcher):
+            assert c.wait() == 0, c.text[-2000:]
+        assert h.proc.wait() == 0, h.proc.text[-2000:]
+    result = _verified(rec)
+    for c in (*clients, watcher):
+        assert final_digest(c) == result["digest"]
+        assert "; 0 actions differed from the host's" in c.text
+    assert re.search(r"sent \d+ bytes in \d+ messages", h.proc.text)
+
+
+def test_a_whole_two_player_game_between_bot_clients(tmp_path: Path) -> None:
+    _whole_game(tmp_path, 2)
+
+
+def test_a_whole_four_player_game_between_bot_clients(tmp_path: Path) -> None:
+    _whole_game(tmp_path, 4)
+
+
+def test_a_four_player_game_with_two_host_bots_and_a_club_hand(tmp_path: Path) -> None:
+    """The host's bots play seats 1 and 3; the network seats' flicks go
+    through a club hand drawn by the host: the replay's lines carry
+    ``aimed`` and verify (the hand re-drawn), and the clients agree."""
+    rec = tmp_path / "g.jsonl"
+    h = start_host(tmp_path, "--players", "4", "--bots", "1,3", "--hand", "club",
+                   "--record", str(rec))  # fmt: skip
+    assert sorted(h.tokens) == [0, 2]
+    clients = [join(tmp_path, h.url, "--token", t, "--bot", "aim") for t in h.tokens.values()]
+    with processes(h.proc, *clients):
+        for c in clients:
+            assert c.wait() == 0, c.text[-2000:]
+        assert h.proc.wait() == 0
+    result = _verified(rec)
+    assert any("aimed" in line for line in replay_lines(rec)[1:-1])
+    assert all(final_digest(c) == result["digest"] for c in clients)
+
+
+def _actions(path: Path) -> int:
+    return sum(1 for line in replay_lines(path) if line["kind"] == "action")
+
+
+def _wait_for_actions(h: Hosted, n: int) -> None:
+    end = time.monotonic() + 120
+    rec = Path(h.proc.args[h.proc.args.index("--record") + 1])
+    while _actions(rec) < n:
+        assert time.monotonic() < end, f"the game did not reach {n} actions"
+        assert h.proc.p.poll() is None, h.proc.text
+        time.sleep(0.05)
+
+
+def test_a_client_killed_mid_game_rejoins_with_its_token(tmp_path: Path) -> None:
+    """P1's client is killed (``kill -9``) after 12 actions; the host
+    waits; the same command joins again, gets the game where it stands and
+    plays it to the end on the host's digest."""
+    rec = tmp_path / "g.jsonl"
+    h = start_host(tmp_path, "--hand", "exact", "--record", str(rec))
+    a = join(tmp_path, h.url, "--token", h.tokens[0], "--bot", "aim", delay=0.05)
+    b = join(tmp_path, h.url, "--token", h.tokens[1], "--bot", "aim", "--seed", "1", delay=0.05)
+    with processes(h.proc, a, b):
+        _wait_for_actions(h, 12)
+        b.kill()
+        h.proc.expect(r"player 1 left")
+        b2 = join(tmp_path, h.url, "--token", h.tokens[1], "--bot", "aim", "--seed", "1")
+        with processes(b2):
+            m = b2.expect(r"joined .*: playing P1, the game after action (\d+)")
+            assert int(m.group(1)) >= 12
+            assert b2.wait() == 0 and a.wait() == 0, b2.text[-2000:]
+            assert h.proc.wait() == 0
+    result = _verified(rec)
+    assert final_digest(b2) == final_digest(a) == result["digest"]
+
+
+def test_the_host_killed_mid_game_resumes_from_its_replay(tmp_path: Path) -> None:
+    """``kill -9`` of the host after 15 actions leaves a replay without a
+    result; the clients say the connection is lost; ``host --resume``
+    prints new tokens and the game goes on to a result that verifies."""
+    rec = tmp_path / "g.jsonl"
+    h = start_host(tmp_path, "--hand", "exact", "--record", str(rec))
+    a = join(tmp_path, h.url, "--token", h.tokens[0], "--bot", "aim", delay=0.05)
+    b = join(tmp_path, h.url, "--token", h.tokens[1], "--bot", "aim", delay=0.05)
+    with processes(h.proc, a, b):
+        _wait_for_actions(h, 15)
+        h.proc.kill()
+        for c in (a, b):
+            c.wait()
+            assert "the host closed the connection" in c.text, c.text[-1500:]
+    kept = load_replay(rec)
+    assert kept.result is None and len(kept.actions) >= 15
+    h2 = start_host(tmp_path, "--resume", str(rec))
+    assert sorted(h2.tokens) == [0, 1] and h2.tokens[0] != h.tokens[0]
+    assert f"resuming {rec} after action {len(kept.actions)}" in h2.proc.text
+    a2 = join(tmp_path, h2.url, "--token", h2.tokens[0], "--bot", "aim")
+    b2 = join(tmp_path, h2.url, "--token", h2.tokens[1], "--bot", "aim")
+    with processes(h2.proc, a2, b2):
+        assert a2.wait() == 0 and b2.wait() == 0, a2.text[-1500:]
+        assert h2.proc.wait() == 0
+    result = _verified(rec)
+    assert final_digest(a2) == result["digest"]
+
+
+def test_a_game_with_nobody_left_stops_recorded_and_says_how_to_go_on(tmp_path: Path) -> None:
+    rec = tmp_path / "g.jsonl"
+    h = start_host(tmp_path, "--record", str(rec), "--wait", "1")
+    with processes(h.proc):
+        p0 = Raw(h.url, token=h.tokens[0])
+        assert p0.until("seat")["player"] == 0
+        p0.close()
+        assert h.proc.wait() == 0
+    assert "no human player was connected for 1 s" in h.proc.text
+    assert f"warlords-sim host --resume {rec}" in h.proc.text
+    assert load_replay(rec).result is None
+
+
+# ------------------------------------------------------------ hostile messages
+
+
+def _flick(area: int = 2) -> dict[str, object]:
+    return {"type": "supply_flick", "area": area, "crenelation": "high",
+            "velocity": [0.0, 600.0], "face": 1}  # fmt: skip
+
+
+def _refused(ws: Raw, code: str, msg: object) -> str:
+    ws.send(msg)
+    got = ws.until("error")
+    assert got["code"] == code, got
+    return str(got["message"])
+
+
+def _closed_with(hello: dict[str, object] | None, url: str, code: str, **fields: object) -> str:
+    ws = Raw(url, hello, **fields)
+    got = ws.recv()
+    assert got["type"] == "error" and got["code"] == code, got
+    with pytest.raises(ConnectionClosed):
+        ws.recv(10)
+    return str(got["message"])
+
+
+def test_hostile_messages_are_refused_and_change_nothing(tmp_path: Path) -> None:
+    """Each of these gets an ``error`` naming what was wrong, and the
+    replay on disk stays as it was (its header only, then one action once
+    P0 sends a good one). Nobody acts for another seat."""
+    rec = tmp_path / "g.jsonl"
+    h = start_host(tmp_path, "--record", str(rec), "--hand", "exact")
+    config = GameConfig(BOARD, 2)
+    p1_die = next(d for d in range(12) if config.owner(d) == 1)
+    with processes(h.proc):
+        hello = {"type": "hello", "protocol": 99, "model": "x"}
+        assert "protocol 1" in _closed_with(hello, h.url, "protocol")
+        from warlords_sim import __version__
+
+        hello = {"type": "hello", "protocol": 1, "model": "2.5d-1", "package": __version__}
+        assert "physics model" in _closed_with(hello, h.url, "model")
+        assert "no seat" in _closed_with(None, h.url, "token", token="wrong")
+        assert "hello" in _closed_with({"type": "act", "action": _flick()}, h.url, "malformed")
+        assert "hello" in _closed_with("not json", h.url, "malformed")  # type: ignore[arg-type]
+
+        p0 = Raw(h.url, token=h.tokens[0])
+        assert p0.until("seat")["player"] == 0
+        assert "taken" in _closed_with(None, h.url, "taken", token=h.tokens[0])
+        p1 = Raw(h.url, token=h.tokens[1])
+        assert p1.until("seat")["player"] == 1
+        watcher = Raw(h.url)
+        assert watcher.until("seat")["player"] is None
+
+        assert "not your turn" in _refused(p1, "turn", {"type": "act", "action": _flick()})
+        flick_p1_die = {"type": "board_flick", "die": p1_die, "velocity": [0.0, 500.0]}
+        assert "nothing changed" in _refused(p0, "illegal", {"type": "act",
+                                                              "action": flick_p1_die})  # fmt: skip
+        assert "spectator" in _refused(watcher, "spectator", {"type": "act", "action": _flick()})
+        _refused(p0, "malformed", "{not json")
+        _refused(p0, "malformed", {"type": "act", "action": {"type": "flick", "die": 0}})
+        _refused(p0, "malformed", {"type": "act", "action": _flick(area=7)})
+        _refused(p0, "malformed", '{"type":"act","action":{"type":"supply_flick","area":2,'
+                 '"crenelation":"high","velocity":[1e999,0]}}')  # fmt: skip
+        _refused(p0, "malformed", {"type": "hello", "protocol": 1, "model": "2.5d-11"})
+        _refused(p0, "malformed", {"type": "act", "action": _flick(), "extra": 1})
+        too_big = json.dumps({"type": "bye", "reason": "x" * (MAX_MESSAGE_BYTES + 10)})
+        assert "over the limit" in _refused(p0, "too_big", too_big)
+        fast = {**_flick(), "velocity": [0.0, 1e6]}
+        assert "nothing changed" in _refused(p0, "illegal", {"type": "act", "action": fast})
+        assert _actions(rec) == 0
+
+        p0.send({"type": "act", "action": _flick()})  # a good one goes through
+        assert p0.until("begun")["index"] == 1
+        line = p0.until("line")["line"]
+        assert line["index"] == 1 and line["player"] == 0
+        assert watcher.until("line")["line"]["digest"] == line["digest"]
+        assert _actions(rec) == 1
+
+        huge = "x" * (MAX_FRAME_BYTES + 1)
+        p1.send(huge)
+        with pytest.raises(ConnectionClosed) as e:
+            for _ in range(100):  # the messages of the flick above, then the close
+                p1.recv(10)
+        assert e.value.rcvd is not None and e.value.rcvd.code == 1009
+        for ws in (p0, watcher):
+            ws.close()
+        assert _actions(rec) == 1
+
+
+def test_the_protocol_decoder_refuses_what_is_not_a_client_message() -> None:
+    """Unit level: each of these is a ProtocolError naming the place."""
+    for text in (
+        "[]",
+        "{}",
+        '{"type":"act"}',
+        '{"type":"act","action":{"type":"decline","x":1}}',
+        '{"type":"hello","protocol":"1","model":"m"}',
+        "x" * (MAX_MESSAGE_BYTES + 1),
+    ):
+        with pytest.raises(ProtocolError):
+            decode_client(text)
+    assert decode_client('{"type":"sync"}').__class__.__name__ == "Sync"
