@@ -62,16 +62,21 @@ class Proc:
         while True:
             left = end - time.monotonic()
             if left <= 0:
-                raise TimeoutError(f"{self.args[0]}: no line matching {pattern!r} in "
-                                   f"{limit:g} s; said:\n" + "\n".join(self.lines[-30:]))  # fmt: skip
+                said = "\n".join(self.lines[-30:])
+                raise TimeoutError(
+                    f"{self.args[0]}: no line matching {pattern!r} in {limit:g} s; said:\n{said}"
+                )
             try:
                 line = self._q.get(timeout=left)
             except queue.Empty:
                 continue
             if line is None:
                 self._q.put(None)
-                raise EOFError(f"{self.args[0]} ended (exit {self.p.wait()}) without a line "
-                               f"matching {pattern!r}; said:\n" + "\n".join(self.lines[-30:]))  # fmt: skip
+                said = "\n".join(self.lines[-30:])
+                raise EOFError(
+                    f"{self.args[0]} ended (exit {self.p.wait()}) without a line matching "
+                    f"{pattern!r}; said:\n{said}"
+                )
             self.lines.append(line)
             m = re.search(pattern, line)
             if m:

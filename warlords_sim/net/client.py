@@ -257,7 +257,9 @@ class NetController(GameController):
         self.say = say
         self.connected = list(seat.connected)
         self.index = len(replay.actions)  # actions applied here
-        self.result: dict[str, Any] | None = replay.result and msgspec.to_builtins(replay.result)
+        self.result: dict[str, Any] | None = (
+            None if replay.result is None else msgspec.to_builtins(replay.result)
+        )
         self.closed: str | None = None
         self.diverged: list[int] = []
         self.trace: list[tuple[str, int, float]] = []
@@ -396,8 +398,10 @@ class NetController(GameController):
         if msg.aimed is not None and isinstance(action, SupplyFlick | BoardFlick | SiegeShot):
             from dataclasses import replace
 
-            aimed = replace(action, velocity=tuple(msg.aimed.velocity), spin=msg.aimed.spin,
-                            strike_mm=msg.aimed.strike_mm)  # fmt: skip
+            vx, vy = msg.aimed.velocity
+            aimed = replace(
+                action, velocity=(vx, vy), spin=msg.aimed.spin, strike_mm=msg.aimed.strike_mm
+            )
             self.log.append(stroke_line(aimed, action))
         if msg.player == self.me:
             self._waiting = False
