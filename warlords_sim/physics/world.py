@@ -2347,7 +2347,9 @@ class World:
             self._check_point(x, y, "die position")
             if not (math.isfinite(angle) and math.isfinite(floor) and np.isfinite(r).all()):
                 raise WorldError(f"die {i}: a number that is not finite")
-            if not np.allclose(r @ r.T, np.eye(3), atol=1e-9):
+            rows = r.tolist()  # R R^T = I, in plain floats (no BLAS on the state path)
+            gram = [[sum(a * b for a, b in zip(u, v, strict=True)) for v in rows] for u in rows]
+            if any(abs(gram[i][j] - (i == j)) > 1e-9 for i in range(3) for j in range(3)):
                 raise WorldError(f"die {i}: its orientation is not a rotation")
         # what else stands first: each change settles the dice it moved,
         # which are then set down where the state has them
