@@ -5,7 +5,8 @@ Starts ``warlords-sim host`` (2 humans, hand exact) in a process, joins
 it with two play windows in this process (P0's and P1's, on the display
 in ``DISPLAY``: run under ``xvfb-run -a``), and makes ``--drags`` flicks
 with xdotool, each in the window of the player to move (a pending ability
-is declined). For each flick it takes the release (the acting window's
+is declined, a board flick is the aim bot's, untimed; a round screen is
+clicked away, as a player would). For each flick it takes the release (the acting window's
 ``sent`` trace: the moment the drag ends and the act is sent) and the
 other window's first frame drawn with that flick moving (its
 ``first_frame`` trace); both clocks are this process's monotonic clock.
@@ -68,6 +69,9 @@ def _drags(n: int, tmp: Path) -> list[float]:
             end = time.monotonic() + 60 * n
             while len(out) < n and not cs[0].game.over and time.monotonic() < end:
                 frames(end)
+                for c in cs:
+                    if c.phase is Phase.ROUND_OVER and not c.game.over:
+                        c.proceed()  # the player's click on the round screen
                 actor = next((i for i in (0, 1) if cs[i].is_human_turn()), None)
                 if actor is None or any(c.phase is Phase.FLICKING for c in cs):
                     continue
@@ -100,10 +104,12 @@ def _drags(n: int, tmp: Path) -> list[float]:
                     continue  # the drag did not flick (refused): try again
                 index = c.trace[-1][1]
                 released = c.trace[-1][2]
+                limit = time.monotonic() + 30
                 while not any(e == "first_frame" and i == index for e, i, _ in other.trace):
-                    frames(end)
-                    if time.monotonic() > end:
-                        break
+                    frames(limit)
+                    if time.monotonic() > limit:
+                        raise TimeoutError(f"flick {index}: no frame of it in P{1 - actor}'s "
+                                           f"window in 30 s ({other.message})")  # fmt: skip
                 first = next(t for e, i, t in other.trace if e == "first_frame" and i == index)
                 out.append(first - released)
         finally:

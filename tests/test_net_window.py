@@ -60,6 +60,8 @@ def test_a_drag_in_one_window_is_played_and_seen_in_the_other(
     h = start_host(tmp_path, "--hand", "exact", "--record", str(rec))
     watcher = join(tmp_path, h.url, "--headless")
     with processes(h.proc, watcher):
+        # the watcher must be in before the drag, or it joins the game after it
+        watcher.expect(r"^joined \S+: watching, the game after action 0$")
         c0 = connect(h.url, h.tokens[0])
         c1 = connect(h.url, h.tokens[1])
         w0, w1 = _window(c0, 0), _window(c1, 920)
