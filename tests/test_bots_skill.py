@@ -34,8 +34,8 @@ from warlords_sim.bots import (
 )
 from warlords_sim.bots.skill import SkillName
 from warlords_sim.cli import main
-from warlords_sim.cli.play_cmd import SKILL_HELP
-from warlords_sim.cli.play_cmd import parse_skill as cli_parse_skill
+from warlords_sim.cli._seats import SKILL_HELP
+from warlords_sim.cli._seats import parse_skill as cli_parse_skill
 from warlords_sim.replay import Recorder, ReplayError, load_replay
 from warlords_sim.rules.game import GameConfig
 from warlords_sim.rules.house_rules import HouseRules

@@ -199,7 +199,7 @@ def test_a_long_hand_value_is_clipped_in_the_error(value: str) -> None:
 def test_hand_help_gives_the_levels_numbers() -> None:
     """``--hand``'s help (copied so that --help loads no numpy) says what
     :mod:`warlords_sim.bots.skill` sets."""
-    from warlords_sim.cli.play_cmd import HAND_HELP
+    from warlords_sim.cli._seats import HAND_HELP
 
     for level, words in (
         (SkillLevel.NOVICE, "novice (speed off by {cv}, direction by {d} deg, strike by {s} mm"),

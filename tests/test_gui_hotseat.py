@@ -28,7 +28,7 @@ from gui_display import display, x_sync  # noqa: F401  (the session fixture)
 from warlords_sim.board import Crenelation, load_board
 from warlords_sim.bots import Hand, make_bot
 from warlords_sim.cli import main
-from warlords_sim.cli.play_cmd import SKILL_HELP, parse_skill
+from warlords_sim.cli._seats import SKILL_HELP, parse_skill
 from warlords_sim.gui.controller import GameController, Phase, open_recorder
 from warlords_sim.gui.hotseat import (
     BANNER_SECONDS,

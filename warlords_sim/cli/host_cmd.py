@@ -8,19 +8,10 @@ from typing import Any
 
 import click
 
-from warlords_sim.cli._common import board_name_option, echo, fail, load_game_config
-from warlords_sim.cli._names import BOTS, BOTS_HELP
+from warlords_sim.cli._common import echo, fail, load_game_config
 from warlords_sim.cli._outputs import check_output
-from warlords_sim.cli.play_cmd import (
-    HAND_HELP,
-    HAND_METAVAR,
-    SKILL_HELP,
-    SKILL_METAVAR,
-    _skill_option,
-    parse_bots,
-    parse_hands,
-    recording_path,
-)
+from warlords_sim.cli._seats import game_options, parse_bots, parse_hands, refuse_with_resume
+from warlords_sim.cli.play_cmd import recording_path
 
 __all__ = ["host"]
 
@@ -60,55 +51,14 @@ Examples:
 
 @click.command("host", help=_HELP)
 @click.pass_context
-@click.option(
-    "--players",
-    type=click.IntRange(2, 4),
-    default=2,
-    show_default=True,
-    help="Number of players (2: seats 0 and 2; 3: seats 0, 1, 2, rotating).",
-)
-@click.option(
-    "--bots",
-    "bots_text",
-    default="none",
-    show_default=True,
-    metavar="P[,P...]|none",
-    help="Players the host's bots play (the rest join).",
-)
-@click.option(
-    "--bot",
-    type=click.Choice(list(BOTS), case_sensitive=False),
-    default="aim",
-    show_default=True,
-    help=f"The bot that plays the --bots seats. {BOTS_HELP}.",
-)
-@click.option(
-    "--skill",
-    default="0.7",
-    show_default=True,
-    metavar=SKILL_METAVAR,
-    callback=_skill_option,
-    help=SKILL_HELP,
-)
-@click.option(
-    "--hand", "hand_text", default="club", show_default=True, metavar=HAND_METAVAR, help=HAND_HELP
-)
-@click.option(
-    "--variant",
-    type=click.Choice(["standard", "wall1", "wall2"]),
-    default=None,
-    help="Wall variant (overrides the rules file; default standard).",
-)
-@click.option(
-    "--rules", "rules_file", type=click.Path(dir_okay=False), default=None, help="House rules TOML."
-)
-@board_name_option
-@click.option(
-    "--seed",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Seeds the bots and the hands.",
+@game_options(
+    bots_default="none",
+    bots_metavar="P[,P...]|none",
+    bots_help="Players the host's bots play (the rest join).",
+    seed_help="Seeds the bots and the hands.",
+    resume_help="Continue the game of a replay that ends without a result "
+    "(a host stopped or killed), appending to it; players, bots, rules and seed "
+    "are the file's.",
 )
 @click.option(
     "--port",
@@ -123,22 +73,6 @@ Examples:
     show_default=True,
     metavar="ADDRESS",
     help="Address to listen on (0.0.0.0: every network of this machine).",
-)
-@click.option(
-    "--record",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Replay file to write [default: a new file in the user's data directory, printed].",
-)
-@click.option(
-    "--resume",
-    "resume_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    metavar="FILE",
-    help="Continue the game of a replay that ends without a result "
-    "(a host stopped or killed), appending to it; players, bots, rules and seed "
-    "are the file's.",
 )
 @click.option(
     "--wait",
@@ -184,14 +118,7 @@ def host(  # fmt: skip
     from warlords_sim.rules import HouseRulesError
 
     if resume_file is not None:
-        given = [
-            "--" + name.replace("_text", "").replace("_file", "").replace("_", "-")
-            for name in ctx.params
-            if name not in ("resume_file", "port", "bind", "wait", "bot_delay")
-            and ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
-        ]
-        if given:
-            fail(f"--resume takes the game from FILE: drop {', '.join(given)}")
+        refuse_with_resume(ctx, keep=("port", "bind", "wait", "bot_delay"))
         try:
             built, line = resume_game(resume_file, controller=HostController)
         except (ReplayError, OSError) as e:

@@ -10,7 +10,7 @@ import click
 
 from warlords_sim.cli._common import echo, fail
 from warlords_sim.cli._names import BOTS, BOTS_HELP
-from warlords_sim.cli.play_cmd import SKILL_HELP, SKILL_METAVAR, _skill_option
+from warlords_sim.cli._seats import SKILL_HELP, SKILL_METAVAR, skill_option
 
 __all__ = ["join"]
 
@@ -50,7 +50,7 @@ Examples:
     default="0.7",
     show_default=True,
     metavar=SKILL_METAVAR,
-    callback=_skill_option,
+    callback=skill_option,
     help=f"The --bot's hand. {SKILL_HELP}",
 )
 @click.option(

@@ -14,7 +14,7 @@ import click
 
 from warlords_sim.cli._common import echo, fail, load_board_or_fail
 from warlords_sim.cli._outputs import check_output, recording, same_file
-from warlords_sim.cli.play_cmd import SKILL_METAVAR, parse_skill
+from warlords_sim.cli._seats import SKILL_METAVAR, parse_skill
 
 if TYPE_CHECKING:
     from warlords_sim.board import Board

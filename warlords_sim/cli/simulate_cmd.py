@@ -10,7 +10,7 @@ import click
 from warlords_sim.cli._common import board_name_option, fail, load_game_config
 from warlords_sim.cli._names import BOTS_HELP, ENGINES
 from warlords_sim.cli._outputs import check_output, recording
-from warlords_sim.cli.play_cmd import SKILL_HELP, SKILL_METAVAR, parse_skill
+from warlords_sim.cli._seats import SKILL_HELP, SKILL_METAVAR, parse_skill
 
 if TYPE_CHECKING:
     from warlords_sim.bots.skill import Skill

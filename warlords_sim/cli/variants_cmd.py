@@ -15,8 +15,8 @@ from warlords_sim.cli._common import (
 )
 from warlords_sim.cli._names import BOTS
 from warlords_sim.cli._outputs import exists_message
+from warlords_sim.cli._seats import SKILL_HELP, SKILL_METAVAR
 from warlords_sim.cli._signals import Stop, signals_as_interrupt
-from warlords_sim.cli.play_cmd import SKILL_HELP, SKILL_METAVAR
 from warlords_sim.extras import require_extra
 
 __all__ = ["variants"]

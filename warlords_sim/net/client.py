@@ -54,7 +54,6 @@ from warlords_sim.net.protocol import (
     Begun,
     Bye,
     ErrorMsg,
-    GameActionRec,
     Hello,
     LineMsg,
     ProtocolError,
@@ -68,6 +67,7 @@ from warlords_sim.net.protocol import (
 from warlords_sim.net.state import StateError, take_state
 from warlords_sim.physics import MODEL_VERSION
 from warlords_sim.replay.errors import ReplayError
+from warlords_sim.replay.format import GameActionRec
 from warlords_sim.replay.loader import parse_replay
 from warlords_sim.replay.model import check_model
 from warlords_sim.replay.snapshot import digest_of
@@ -292,6 +292,11 @@ class NetController(GameController):
     def is_human_turn(self) -> bool:
         return self.phase is Phase.INPUT and not self._waiting
 
+    @property
+    def queued(self) -> int:
+        """Actions the host has begun that have not started here yet."""
+        return len(self._queue)
+
     # ------------------------------------------------------------ acting
 
     def submit(self, action: Action) -> bool:
@@ -497,7 +502,7 @@ def play_headless(
     told = len(c.log)
     last = time.monotonic()
     while c.closed is None:
-        before = (c.index, c.phase, len(c._queue))
+        before = (c.index, c.phase, c.queued)
         c.pump(block=0.05)
         if c.phase is Phase.FLICKING:
             c.finish_flick()
@@ -511,7 +516,7 @@ def play_headless(
         for line in c.log[told:]:
             say(line)
         told = len(c.log)
-        if (c.index, c.phase, len(c._queue)) != before:
+        if (c.index, c.phase, c.queued) != before:
             last = time.monotonic()
         elif time.monotonic() - last > timeout:
             raise TimeoutError(f"nothing came from the host for {timeout:g} s")

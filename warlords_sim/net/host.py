@@ -87,6 +87,7 @@ class HostController(GameController):
     def _start(self, action: Action, aimed: Action | None = None) -> bool:
         player = self.state.active
         index = (self.recorder.actions if self.recorder is not None else len(self.actions)) + 1
+        at = len(self.outbox)  # an ability settles inside _start: its begun goes before its line
         taken = super()._start(action, aimed)
         if taken:
             rec = None
@@ -96,9 +97,6 @@ class HostController(GameController):
                     spin=aimed.spin,
                     strike_mm=aimed.strike_mm,
                 )
-            # an ability settles inside _start: its begun goes before its line
-            at = next((i for i, m in enumerate(self.outbox) if isinstance(m, LineMsg)
-                       and m.line.get("index") == index), len(self.outbox))  # fmt: skip
             self.outbox.insert(at, Begun(index=index, player=player, action=action.to_dict(),
                                          aimed=rec))  # fmt: skip
         return taken

@@ -45,16 +45,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from warlords_sim.replay.format import (
-    AimedRec,
-    BoardFlickRec,
-    DeclineRec,
-    RingPinMoveRec,
-    SapperPullRec,
-    SiegeShotRec,
-    SpyMoveRec,
-    SupplyFlickRec,
-)
+from warlords_sim.replay.format import AimedRec, GameActionRec
 
 __all__ = [
     "MAX_FRAME_BYTES",
@@ -92,15 +83,6 @@ MAX_SERVER_MESSAGE_BYTES = 64 << 20
 
 Token = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern="^[A-Za-z0-9_-]+$")]
 Player = Annotated[int, msgspec.Meta(ge=0, le=3)]
-GameActionRec = (
-    SupplyFlickRec
-    | BoardFlickRec
-    | SiegeShotRec
-    | SpyMoveRec
-    | SapperPullRec
-    | RingPinMoveRec
-    | DeclineRec
-)
 
 
 class ProtocolError(ValueError):

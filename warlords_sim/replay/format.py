@@ -24,6 +24,7 @@ __all__ = [
     "VERSION",
     "ActionLine",
     "ActionRec",
+    "GameActionRec",
     "AimedRec",
     "HandRec",
     "BoardFlickRec",
@@ -224,7 +225,8 @@ class SandboxFlickRec(_A, tag="flick"):
     siege_engine: Vec | None = None
 
 
-ActionRec = (
+#: An action of a game (a sandbox flick is not one).
+GameActionRec = (
     SupplyFlickRec
     | BoardFlickRec
     | SiegeShotRec
@@ -232,8 +234,8 @@ ActionRec = (
     | SapperPullRec
     | RingPinMoveRec
     | DeclineRec
-    | SandboxFlickRec
 )
+ActionRec = GameActionRec | SandboxFlickRec
 
 GAME_ACTIONS = (
     "supply_flick",
