@@ -17,6 +17,13 @@ place, and every layer that uses it reads that place, so they cannot drift.
   window's controller and the replay's rebuild all seed them with
   :func:`warlords_sim.bots.player_rngs`; a replay re-draws the recorded
   bots' choices and hands only while the three stay alike.
+* The turn of a seat's label along its side:
+  :data:`warlords_sim.colours.SIDE_LABEL_TURN`, read by the window's castle
+  labels and the plots' seat labels (each wrote its own table, in its own
+  library's sense of rotation).
+* The abilities' names and faces: ``PendingKind.title`` and
+  ``rules.abilities.ABILITY_BY_FACE`` (tests/test_rules_abilities.py), read
+  by the log, the decline prompt and the "cannot be used" reason.
 """
 
 from __future__ import annotations
@@ -260,3 +267,22 @@ def test_bot_games_the_window_and_replays_seed_players_alike(
 def test_player_rngs_refuses_no_players() -> None:
     with pytest.raises(ValueError, match="players=0"):
         player_rngs(1, 0)
+
+
+def test_the_plots_turn_each_seat_label_as_the_window_does() -> None:
+    """The plot's seat labels turn by SIDE_LABEL_TURN (matplotlib:
+    counter-clockwise degrees); the window's castle labels by the same
+    table (pyglet: clockwise degrees); left reads upwards, right downwards."""
+    import matplotlib.pyplot as plt
+
+    from warlords_sim.colours import SIDE_LABEL_TURN
+
+    fig, ax = plt.subplots()
+    try:
+        plotting.draw_board(ax, load_board("standard"))
+        turns = {t.get_text().split()[1]: t.get_rotation() for t in ax.texts
+                 if t.get_text().startswith("seat ")}  # fmt: skip
+    finally:
+        plt.close(fig)
+    assert turns == {"0": 0.0, "1": 90.0, "2": 0.0, "3": 270.0}
+    assert [math.degrees(t) % 360.0 for t in SIDE_LABEL_TURN] == [0.0, 90.0, 0.0, 270.0]

@@ -363,3 +363,20 @@ def test_siege_shot_as_a_generals_second_flick() -> None:
     phys(g).push(land(100.0, 100.0, 5))
     g.apply(SiegeShot(1, (0.0, 800.0)))
     assert g.state.active == 1
+
+
+def test_each_ability_has_the_rulebooks_name_and_face() -> None:
+    """One owner for the abilities' names and faces (issue 22, item 2): the
+    log, the decline prompt and the "cannot be used" reason all read
+    these; the rulebook's "Die Abilities" gives 1 Scout, 3 Spy, 4 Sapper,
+    6 General, none for 2 and 5."""
+    from warlords_sim.rules.abilities import ABILITY_BY_FACE
+
+    assert {f: k.title for f, k in ABILITY_BY_FACE.items()} == {
+        1: "Scout",
+        3: "Spy",
+        4: "Sapper",
+        6: "General",
+    }
+    assert PendingKind.RING.title == "center ring pin move"
+    assert set(ABILITY_BY_FACE.values()) | {PendingKind.RING} == set(PendingKind)

@@ -38,7 +38,7 @@ from warlords_sim.board import (
     default_pins,
     standing_walls,
 )
-from warlords_sim.colours import SEAT_COLOUR_NAMES, SEAT_COLOURS
+from warlords_sim.colours import SEAT_COLOUR_NAMES, SEAT_COLOURS, SIDE_LABEL_TURN
 from warlords_sim.extras import missing_modules
 
 if TYPE_CHECKING:  # only for annotations: importing the physics package loads pymunk
@@ -410,7 +410,7 @@ def draw_board(
                 name,
                 ha="center",
                 va="center",
-                rotation=(0.0, 90.0, 0.0, 270.0)[seat],
+                rotation=math.degrees(SIDE_LABEL_TURN[seat]) % 360.0,
                 rotation_mode="anchor",
                 fontsize=9,
                 fontweight="bold",

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from warlords_sim.colours import SEAT_COLOUR_NAMES
 from warlords_sim.physics.types import LaunchKind, Region, RegionKind
+from warlords_sim.rules.abilities import ABILITY_BY_FACE
 from warlords_sim.rules.actions import (
     Action,
     BoardFlick,
@@ -64,14 +65,6 @@ ABILITY_TEXT = {
     PendingKind.GENERAL: "General (flick a second die)",
     PendingKind.RING: "center ring (move a ring pin)",
 }
-_ABILITY_NAME = {
-    PendingKind.SCOUT: "Scout",
-    PendingKind.SPY: "Spy",
-    PendingKind.SAPPER: "Sapper",
-    PendingKind.GENERAL: "General",
-    PendingKind.RING: "center ring pin move",
-}
-_FACE_ABILITY = {1: "Scout", 3: "Spy", 4: "Sapper", 6: "General"}
 
 
 def place_text(region: Region) -> str:
@@ -165,13 +158,13 @@ def no_ability_reason(before: Before, outcome: Outcome) -> str | None:
         return f"face unchanged ({pose.face})"
     if pose.cocked and hr.cocked_die == "no_ability":
         return "the die is cocked (house rules)"
-    if pose.face not in _FACE_ABILITY:
+    if pose.face not in ABILITY_BY_FACE:
         return f"a {pose.face} has no ability"
     if pose.face == 4:
         return "no pin left to pull"
     if pose.face == 6:
         return "no other die in play for the General"
-    return f"the {_FACE_ABILITY[pose.face]} cannot be used now"
+    return f"the {ABILITY_BY_FACE[pose.face].title} cannot be used now"
 
 
 def _flick_kind(action: Action) -> str:
@@ -228,7 +221,7 @@ def narrate(before: Before, outcome: Outcome, rounds: int) -> Told:
                 head.append(f"{label}: {before.dice(dice)}")
         if outcome.pending is not None:
             lines.append(f"{who} earned: {ABILITY_TEXT[outcome.pending.kind]}")
-            head.append(f"earns the {_ABILITY_NAME[outcome.pending.kind]}")
+            head.append(f"earns the {outcome.pending.kind.title}")
         else:
             why = no_ability_reason(before, outcome)
             if why is not None:
@@ -285,7 +278,7 @@ def straddle_text(before: Before, outcome: Outcome, told: set[int] | None = None
 
 def _choice_text(before: Before, who: str, action: Action) -> str:
     if isinstance(action, Decline):
-        what = _ABILITY_NAME[before.pending] if before.pending is not None else "ability"
+        what = before.pending.title if before.pending is not None else "ability"
         return f"{who} declined the {what}"
     if isinstance(action, SpyMove):
         spy = before.die(action.die)

@@ -3,6 +3,7 @@ the labels placed on the board (seat names, front-area numbers)."""
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Callable
 from typing import Any
@@ -13,7 +14,7 @@ from pyglet import shapes
 from warlords_sim.bots.policy import Hand
 from warlords_sim.bots.random_bot import RandomBot
 from warlords_sim.bots.skill import skill_label
-from warlords_sim.colours import SEAT_COLOUR_NAMES
+from warlords_sim.colours import SEAT_COLOUR_NAMES, SIDE_LABEL_TURN
 from warlords_sim.gui.controller import GameController, Phase
 from warlords_sim.gui.render import Colour, seat_rgb, shade
 from warlords_sim.rules.scoring import winners_text
@@ -222,7 +223,8 @@ class Hud:
                 my = (area.high.y + area.low.y) / 2.0 + oy * 10.0
                 self._board_label(to_px, mx, my, str(area.area), 9, (60, 50, 36, 170), 0)
             d = half + 14.0
-            rot = (0, -90, 0, 90)[seat if side is None else side(seat)]
+            # pyglet turns a label clockwise, in degrees
+            rot = -math.degrees(SIDE_LABEL_TURN[seat if side is None else side(seat)])
             self._board_label(
                 to_px, -ox * d, -oy * d, "", 11, (*shade(seat_rgb(seat), -0.3), 255), rot
             )

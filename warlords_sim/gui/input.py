@@ -39,7 +39,6 @@ from warlords_sim.rules.game import PendingKind
 from warlords_sim.rules.legal import Legal, check, check_spy_spot
 
 __all__ = [
-    "ABILITY_NAMES",
     "FULL_PULL_MM",
     "GAIN",
     "MIN_DRAG_MM",
@@ -75,15 +74,6 @@ PROMPTS = {
     PendingKind.SPY: "Spy: click where to move the 3 (green: allowed), or D D to decline",
     PendingKind.SAPPER: "Sapper: click a pin to pull it, or D D to decline",
     PendingKind.RING: "Center ring: click a ring pin, then an open hole; or D D to decline",
-}
-
-#: The abilities as the rulebook names them (the decline confirmation).
-ABILITY_NAMES = {
-    PendingKind.SCOUT: "Scout",
-    PendingKind.GENERAL: "General",
-    PendingKind.SPY: "Spy",
-    PendingKind.SAPPER: "Sapper",
-    PendingKind.RING: "center ring move",
 }
 
 
@@ -483,7 +473,7 @@ class Input:
             return
         if not self.declining:
             self.declining = True
-            name = ABILITY_NAMES[legal.pending.kind]
+            name = legal.pending.kind.title
             c.refuse(f"decline the {name}? D again to decline it, Esc to keep it")
             return
         self.declining = False

@@ -22,9 +22,15 @@ from warlords_sim.physics.types import FlickResult, LaunchKind, RegionKind
 from warlords_sim.rules.game import GameState, Location, Pending, PendingKind
 from warlords_sim.rules.legal import open_holes
 
-__all__ = ["earned", "pull_pin", "move_ring_pin", "move_spy"]
+__all__ = ["ABILITY_BY_FACE", "earned", "pull_pin", "move_ring_pin", "move_spy"]
 
-_BY_FACE = {1: PendingKind.SCOUT, 3: PendingKind.SPY, 4: PendingKind.SAPPER, 6: PendingKind.GENERAL}
+#: The face that earns each die ability (rulebook, "Die abilities"); 2 and 5 earn none.
+ABILITY_BY_FACE = {
+    1: PendingKind.SCOUT,
+    3: PendingKind.SPY,
+    4: PendingKind.SAPPER,
+    6: PendingKind.GENERAL,
+}
 
 
 def earned(state: GameState, result: FlickResult) -> Pending | None:
@@ -49,7 +55,7 @@ def earned(state: GameState, result: FlickResult) -> Pending | None:
         return None
     if pose.cocked and hr.cocked_die == "no_ability":
         return None
-    kind = _BY_FACE.get(pose.face)
+    kind = ABILITY_BY_FACE.get(pose.face)
     if kind is PendingKind.SAPPER and not state.physics.pins:
         return None
     if kind is PendingKind.GENERAL:

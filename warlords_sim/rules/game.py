@@ -109,6 +109,12 @@ class PendingKind(Enum):
     GENERAL = "general"  # a 6: flick a second die
     RING = "ring"  # landed entirely within the center ring: move a ring pin
 
+    @property
+    def title(self) -> str:
+        """The ability's name as the rulebook gives it ("Scout", "Spy",
+        "Sapper", "General"; "center ring pin move" for the ring's)."""
+        return "center ring pin move" if self is PendingKind.RING else self.name.title()
+
 
 @dataclass(frozen=True)
 class Pending:
