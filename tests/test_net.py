@@ -247,6 +247,50 @@ def test_hostile_messages_are_refused_and_change_nothing(tmp_path: Path) -> None
         assert _actions(rec) == 1
 
 
+def test_a_connection_that_never_says_hello_is_closed_and_the_seat_stays_free() -> None:
+    """A client that connects and says nothing (a slow-loris) gets an
+    ``error`` after the host's hello timeout and is closed; the seat it
+    could have taken is still free for its player (host in this process,
+    with a 0.5 s timeout)."""
+    import asyncio
+    import queue
+    import threading
+
+    from websockets.sync.client import connect
+
+    from warlords_sim.net.host import Host, HostController, new_tokens
+
+    c = HostController(GameConfig(BOARD, 2), {}, seed=0)
+    tokens = new_tokens(2, c.bots)
+    host = Host(c, tokens, bot_delay=0.0, say=lambda _: None, hello_timeout=0.5)
+    ready: queue.Queue[tuple[asyncio.AbstractEventLoop, int]] = queue.Queue()
+
+    async def serve() -> str:
+        loop = asyncio.get_running_loop()
+        return await host.serve("127.0.0.1", 0, lambda port: ready.put((loop, port)))
+
+    t = threading.Thread(target=asyncio.run, args=(serve(),), daemon=True)
+    t.start()
+    loop, port = ready.get(timeout=30)
+    url = f"ws://127.0.0.1:{port}"
+    try:
+        with connect(url, open_timeout=10, proxy=None) as ws:
+            t0 = time.monotonic()
+            msg = json.loads(ws.recv(10))
+            assert msg["type"] == "error" and msg["code"] == "malformed", msg
+            assert "no hello within 0.5 s" in msg["message"]
+            with pytest.raises(ConnectionClosed):
+                ws.recv(10)
+            assert 0.4 < time.monotonic() - t0 < 10
+        p0 = Raw(url, token=tokens[0])
+        assert p0.until("seat")["player"] == 0
+        p0.close()
+    finally:
+        loop.call_soon_threadsafe(host.stop, "the test is over")
+        t.join(30)
+    assert not t.is_alive() and host.ended == "the test is over"
+
+
 def test_the_protocol_decoder_refuses_what_is_not_a_client_message() -> None:
     """Unit level: each of these is a ProtocolError naming the place."""
     for text in (

@@ -159,6 +159,8 @@ class Host:
         bot_delay: seconds the host's bots wait before each action (so
             that people can follow them; 0 in tests).
         say: where the host's own lines go (the command prints them).
+        hello_timeout: seconds a new connection has to send its ``hello``
+            before it is closed (:data:`HELLO_TIMEOUT`).
     """
 
     def __init__(
@@ -169,8 +171,10 @@ class Host:
         wait: float = 600.0,
         bot_delay: float = 0.6,
         say: Callable[[str], None] = print,
+        hello_timeout: float = HELLO_TIMEOUT,
     ) -> None:
         self.c = controller
+        self.hello_timeout = hello_timeout
         players = controller.config.players
         self.seats = [Seat(p, tokens.get(p)) for p in range(players)]
         self.spectators: set[ServerConnection] = set()
@@ -269,6 +273,12 @@ class Host:
         c = self.c
         c.play_for(c.bots[c.state.active])
 
+    def stop(self, why: str) -> None:
+        """End the game's serving (call it in the host's event loop, e.g.
+        with ``loop.call_soon_threadsafe``): every connection is told
+        ``why`` and :meth:`serve` returns it."""
+        self._end(why)
+
     def _end(self, why: str) -> None:
         if self.ended is None:
             self.ended = why
@@ -293,9 +303,9 @@ class Host:
 
     async def _welcome(self, conn: ServerConnection) -> tuple[Seat | None, bool]:
         try:
-            raw = await asyncio.wait_for(conn.recv(), HELLO_TIMEOUT)
+            raw = await asyncio.wait_for(conn.recv(), self.hello_timeout)
         except TimeoutError:
-            await self._close(conn, "malformed", f"no hello within {HELLO_TIMEOUT:g} s")
+            await self._close(conn, "malformed", f"no hello within {self.hello_timeout:g} s")
             return None, False
         self.stats.received_bytes += len(raw)
         try:
