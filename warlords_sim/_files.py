@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from warlords_sim._toml import long_dotted_key, long_integer
+from warlords_sim.errors import WarlordsError
 
 __all__ = [
     "MAX_DOTTED_PARTS",
@@ -84,7 +85,7 @@ MAX_JSON_DEPTH = 64
 _CHUNK = 1 << 20
 
 
-class FileProblem(ValueError):
+class FileProblem(WarlordsError, ValueError):
     """What is wrong with a file, without its name (the caller adds it)."""
 
 

@@ -47,6 +47,7 @@ import msgspec
 import msgspec.inspect
 
 from warlords_sim._files import FileProblem, parse_toml, read_regular
+from warlords_sim.errors import WarlordsError
 
 __all__ = [
     "BOARDS_DIR",
@@ -108,7 +109,7 @@ BOARDS_DIR = _shipped_boards_dir()
 Point = tuple[float, float]
 
 
-class BoardError(ValueError):
+class BoardError(WarlordsError, ValueError):
     """A board file is missing, unreadable or invalid.
 
     The message names the file, the field and what was expected.

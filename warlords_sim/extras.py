@@ -32,6 +32,8 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Iterable
 
+from warlords_sim.errors import WarlordsError
+
 __all__ = ["EXTRAS", "MissingExtraError", "extra_hint", "missing_modules", "require_extra"]
 
 #: Extra -> {top-level module a command imports: the distribution in
@@ -55,7 +57,7 @@ EXTRAS: dict[str, dict[str, str]] = {
 }
 
 
-class MissingExtraError(ImportError):
+class MissingExtraError(WarlordsError, ImportError):
     """A command (or the reference engine) needs an extra that is not installed.
 
     Attributes:

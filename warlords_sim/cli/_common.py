@@ -12,13 +12,13 @@ so that every subcommand's ``--help`` starts at once.
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
 from warlords_sim._text import printable
+from warlords_sim.errors import WarlordsError
 
 if TYPE_CHECKING:
     from warlords_sim.board import Board
@@ -42,33 +42,14 @@ __all__ = [
 PROG = "warlords-sim"
 #: Exit status of an expected input error (the same as click's usage errors).
 EXIT_USAGE = 2
-#: Exceptions that mean "the input is wrong", not "the program is wrong":
-#: (module, class name) besides OSError.
-_EXPECTED = (
-    ("warlords_sim.board", "BoardError"),
-    ("warlords_sim.rules.errors", "HouseRulesError"),
-    ("warlords_sim.replay.errors", "ReplayError"),
-    ("warlords_sim.physics.types", "FlickError"),
-    ("warlords_sim.physics.types", "WorldError"),
-    ("warlords_sim.extras", "MissingExtraError"),
-)
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def expected_errors() -> tuple[type[Exception], ...]:
     """The exceptions that mean "the input is wrong", not "the program is
-    wrong": OSError, BoardError, HouseRulesError, ReplayError, FlickError,
-    WorldError and MissingExtraError (an extra to install; those of them
-    whose module is loaded: an exception of a class never imported cannot
-    have been raised, and importing the physics to catch one would cost the
-    start-up this module avoids)."""
-    found: list[type[Exception]] = [OSError]
-    for module, name in _EXPECTED:
-        loaded = sys.modules.get(module)
-        if loaded is not None:
-            found.append(getattr(loaded, name))
-    return tuple(found)
+    wrong": :class:`~warlords_sim.errors.WarlordsError` (every error of the
+    package's that says so) and OSError."""
+    return (WarlordsError, OSError)
 
 
 def echo(message: object, err: bool = False) -> None:

@@ -21,6 +21,7 @@ import click
 from warlords_sim.cli._common import FiniteFloatRange, board_option, echo, fail
 from warlords_sim.cli._names import DEFAULT_SCENARIOS, ENGINES
 from warlords_sim.cli._outputs import exists_message, saving
+from warlords_sim.errors import WarlordsError
 from warlords_sim.extras import require_extra
 
 if TYPE_CHECKING:
@@ -282,7 +283,7 @@ def fidelity(
     clash = given(_TOSS_ONLY)
     if clash:
         fail(f"{', '.join(clash)}: only with --tosses FILE.npz")
-    from warlords_sim.fidelity import FidelityError, ScenarioError, load_scenarios, select
+    from warlords_sim.fidelity import ScenarioError, load_scenarios, select
     from warlords_sim.fidelity.scenarios import check_strikes
     from warlords_sim.fidelity.uncertainty import VARIANTS
 
@@ -329,7 +330,7 @@ def fidelity(
                 )
         else:
             report = run_fidelity(board, scenarios, trials, seed, engs, variants=variants)
-    except (ScenarioError, FidelityError) as e:
+    except WarlordsError as e:
         fail(e)
     except ImportError as e:
         fail(f"engine 'reference' is not available: {e}")

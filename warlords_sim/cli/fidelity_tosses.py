@@ -17,6 +17,7 @@ import time
 import click
 
 from warlords_sim.cli._common import fail
+from warlords_sim.errors import WarlordsError
 from warlords_sim.extras import require_extra
 
 __all__ = ["run_tosses"]
@@ -34,17 +35,16 @@ def run_tosses(
     """Run the tosses of ``path`` on ``engine`` (see the module docstring)."""
     if engine == "reference":
         require_extra("reference", "fidelity --tosses --engine reference")
-    from warlords_sim.fidelity.materials import MaterialError, material
+    from warlords_sim.fidelity.materials import material
     from warlords_sim.fidelity.toss_engines import make_engine
-    from warlords_sim.fidelity.toss_file import TossFileError, load_tosses
-    from warlords_sim.fidelity.toss_state import TossStateError
+    from warlords_sim.fidelity.toss_file import load_tosses
     from warlords_sim.fidelity.tosses import check_tosses, outcome_json, run_toss, summarize
 
     try:
         tosses = load_tosses(path)
         prepared = check_tosses(tosses, length_scale)
         mat = material(material_name)
-    except (MaterialError, TossFileError, TossStateError) as e:
+    except WarlordsError as e:
         fail(e)
     try:
         eng = make_engine(engine, tosses.side_m * 1e3, mat)

@@ -21,6 +21,7 @@ from warlords_sim.cli._common import board_option, echo, fail
 from warlords_sim.cli._names import ENGINES, LAUNCH_KINDS, MAX_FLICK_SPEED
 from warlords_sim.cli._names import MAX_FLICK_SPIN as HELP_MAX_FLICK_SPIN
 from warlords_sim.cli._outputs import check_output, recording, same_file, saving
+from warlords_sim.errors import WarlordsError
 from warlords_sim.extras import require_extra
 
 if TYPE_CHECKING:
@@ -178,7 +179,7 @@ def flick(
         run_trials,
         summary,
     )
-    from warlords_sim.physics import FlickError, LaunchKind, WorldError
+    from warlords_sim.physics import LaunchKind
     from warlords_sim.replay import ReplayError
     from warlords_sim.rules.flick_setup import MAX_FLICK_SPIN, FlickSetupError, speed_problem
 
@@ -252,7 +253,7 @@ def flick(
                 on_result=(lambda r: click.echo(json.dumps(r.as_json()))) if as_json else None,
                 engine=engine,
             )
-        except (FlickError, FlickSetupError, WorldError, ImportError) as e:
+        except (WarlordsError, ImportError) as e:
             fail(f"--at {e}" if isinstance(e, FlickSetupError) and e.field == "at" else e)
         if rec is not None:
             record_flick(rec, board, at_xy, seat_area, kind, results[0], spin, face, strike)

@@ -12,6 +12,7 @@ from warlords_sim.cli._common import echo, fail, load_game_config
 from warlords_sim.cli._outputs import check_output
 from warlords_sim.cli._seats import game_options, parse_bots, parse_hands, refuse_with_resume
 from warlords_sim.cli.play_cmd import recording_path
+from warlords_sim.errors import WarlordsError
 
 __all__ = ["host"]
 
@@ -109,13 +110,11 @@ def host(  # fmt: skip
     bot_delay: float,
     force: bool,
 ) -> None:
-    from warlords_sim.board import BoardError
     from warlords_sim.bots import make_bot
     from warlords_sim.gui.controller import open_recorder
     from warlords_sim.gui.playback import resume_game
     from warlords_sim.net.host import Host, HostController, new_tokens
     from warlords_sim.replay import ReplayError
-    from warlords_sim.rules import HouseRulesError
 
     if resume_file is not None:
         refuse_with_resume(ctx, keep=("port", "bind", "wait", "bot_delay"))
@@ -135,7 +134,7 @@ def host(  # fmt: skip
                                  "'warlords-sim play --bots all' or simulate")  # fmt: skip
             hands = parse_hands(hand_text, players, bot_players)
             policies = {p: make_bot(bot, skill) for p in bot_players}
-        except (BoardError, HouseRulesError, ValueError, OSError) as e:
+        except (WarlordsError, ValueError, OSError) as e:
             fail(e)
         if record is not None:
             check_output(record, "--record", force)

@@ -13,6 +13,7 @@ import click
 from warlords_sim.cli._common import echo, fail, load_game_config
 from warlords_sim.cli._outputs import check_output, default_recording, recording, saving
 from warlords_sim.cli._seats import game_options, parse_bots, parse_hands, refuse_with_resume
+from warlords_sim.errors import WarlordsError
 
 if TYPE_CHECKING:
     from warlords_sim.bots.skill import Skill
@@ -116,9 +117,7 @@ def play(
     mute: bool,
     force: bool,
 ) -> None:
-    from warlords_sim.board import BoardError
     from warlords_sim.bots import make_bot
-    from warlords_sim.rules import HouseRulesError
 
     if resume_file is not None:
         refuse_with_resume(ctx, keep=("guide", "rotate", "mute"))  # the window's own options
@@ -129,7 +128,7 @@ def play(
         bot_players = parse_bots(bots_text, players)
         hands = parse_hands(hand_text, players, bot_players)
         policies = {p: make_bot(bot, skill) for p in bot_players}
-    except (BoardError, HouseRulesError, ValueError, OSError) as e:
+    except (WarlordsError, ValueError, OSError) as e:
         fail(e)
 
     if screenshot is not None:

@@ -11,6 +11,7 @@ from warlords_sim.cli._common import board_name_option, fail, load_game_config
 from warlords_sim.cli._names import BOTS_HELP, ENGINES
 from warlords_sim.cli._outputs import check_output, recording
 from warlords_sim.cli._seats import SKILL_HELP, SKILL_METAVAR, parse_skill
+from warlords_sim.errors import WarlordsError
 
 if TYPE_CHECKING:
     from warlords_sim.bots.skill import Skill
@@ -178,10 +179,8 @@ def simulate(
     record: str | None,
     force: bool,
 ) -> None:
-    from warlords_sim.board import BoardError
     from warlords_sim.bots import make_bot, parse_bot_names, play_game
     from warlords_sim.physics import WorldError
-    from warlords_sim.rules import HouseRulesError
     from warlords_sim.rules.physics_port import make_world
 
     try:
@@ -192,7 +191,7 @@ def simulate(
             policies = [make_bot(n, skill) for n in names]
         except ValueError as e:
             raise ValueError(f"--bots/--skill: {e}") from e
-    except (BoardError, HouseRulesError, ValueError, OSError) as e:
+    except (WarlordsError, ValueError, OSError) as e:
         fail(e)
     physics: Physics | None = None
     if engine != "2.5d":

@@ -17,6 +17,7 @@ from warlords_sim.cli._names import BOTS
 from warlords_sim.cli._outputs import exists_message
 from warlords_sim.cli._seats import SKILL_HELP, SKILL_METAVAR
 from warlords_sim.cli._signals import Stop, signals_as_interrupt
+from warlords_sim.errors import WarlordsError
 from warlords_sim.extras import require_extra
 
 __all__ = ["variants"]
@@ -201,7 +202,6 @@ def variants(
     require_extra("lab", "variants")
     from rich.console import Console
 
-    from warlords_sim.board import BoardError
     from warlords_sim.experiments import (
         DEFAULT_SKILL,
         Experiment,
@@ -212,7 +212,6 @@ def variants(
         variants_from_options,
     )
     from warlords_sim.experiments.report import print_table
-    from warlords_sim.rules.errors import HouseRulesError
 
     check_board_name(board)
     if out is not None:
@@ -252,7 +251,7 @@ def variants(
         except KeyboardInterrupt:  # before the games started, or while summarizing
             echo(f"interrupted by {stop.name} before the run could finish", err=True)
             raise click.exceptions.Exit(stop.exit_status) from None
-    except (ExperimentError, HouseRulesError, BoardError) as e:
+    except WarlordsError as e:
         fail(e)
     except OSError as e:  # a file of --out that cannot be written
         where = f"--out {out}: " if out is not None and e.filename is not None else ""

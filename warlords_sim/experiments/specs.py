@@ -32,6 +32,7 @@ from warlords_sim.board import (
 )
 from warlords_sim.bots.names import BOTS, parse_bot_names
 from warlords_sim.bots.skill import Skill, SkillLevel, as_skill, parse_skill, skill_label
+from warlords_sim.errors import WarlordsError
 from warlords_sim.rules.errors import HouseRulesError
 from warlords_sim.rules.house_rules import HouseRules, load_house_rules
 
@@ -67,7 +68,7 @@ DEFAULT_SKILL: Skill = 0.7
 SETTINGS_VERSION = 2
 
 
-class ExperimentError(ValueError):
+class ExperimentError(WarlordsError, ValueError):
     """Settings that cannot make an experiment (the message says which and why)."""
 
 

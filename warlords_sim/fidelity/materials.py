@@ -23,6 +23,7 @@ from pathlib import Path
 import msgspec
 
 from warlords_sim._files import FileProblem, parse_toml, read_regular
+from warlords_sim.errors import WarlordsError
 
 __all__ = ["MATERIALS_FILE", "CubeMaterial", "MaterialError", "load_materials", "material"]
 
@@ -31,7 +32,7 @@ MATERIALS_FILE = Path(__file__).parent / "materials.toml"
 _MAX_BYTES = 1_000_000
 
 
-class MaterialError(ValueError):
+class MaterialError(WarlordsError, ValueError):
     """A materials file or a material name that cannot be used."""
 
 

@@ -28,6 +28,7 @@ import msgspec
 
 from warlords_sim._files import FileProblem, parse_toml, read_regular
 from warlords_sim.board import Board, BoardError, Crenelation, default_pins
+from warlords_sim.errors import WarlordsError
 from warlords_sim.physics.footprint import Polygon, die_footprint, square, what_overlaps
 from warlords_sim.physics.linalg3 import matmul
 from warlords_sim.physics.orientation import rotation_z, with_face_up
@@ -63,7 +64,7 @@ _FORMAT = "warlords-fidelity-scenarios"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
-class ScenarioError(ValueError):
+class ScenarioError(WarlordsError, ValueError):
     """A scenario file that cannot be used; the message names the file, the
     scenario and the field, and says what was expected."""
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from warlords_sim.board import Board
+from warlords_sim.errors import WarlordsError
 from warlords_sim.fidelity.metrics import EngineStats, engine_stats
 from warlords_sim.fidelity.runner import TrialOutcome, build_world, engine_problem, run_scenario
 from warlords_sim.fidelity.scenarios import Scenario
@@ -41,7 +42,7 @@ __all__ = ["FORMAT", "FidelityError", "FidelityReport", "ScenarioReport", "run_f
 FORMAT = "warlords-fidelity-report"
 
 
-class FidelityError(ValueError):
+class FidelityError(WarlordsError, ValueError):
     """Bad arguments to :func:`run_fidelity` (engines, trials, no scenarios)."""
 
 

@@ -31,6 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from warlords_sim._files import FileProblem, read_regular
+from warlords_sim.errors import WarlordsError
 
 __all__ = ["MAX_FILE_BYTES", "Toss", "TossFile", "TossFileError", "load_tosses"]
 
@@ -45,7 +46,7 @@ _TOSS_KEY = re.compile(r"^t_([A-Za-z0-9]+)$")
 _PER_TOSS = ("t", "pos", "quat", "ground_z")
 
 
-class TossFileError(ValueError):
+class TossFileError(WarlordsError, ValueError):
     """A toss file that cannot be read or has a key of the wrong kind."""
 
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from warlords_sim.errors import WarlordsError
 from warlords_sim.fidelity.rotations import qexp, qlog, qmat, qmul, qnormalize
 from warlords_sim.fidelity.toss_file import Toss
 
@@ -62,7 +63,7 @@ _GN_ITERATIONS = 12
 _CORNERS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], float)
 
 
-class TossStateError(ValueError):
+class TossStateError(WarlordsError, ValueError):
     """A toss whose state in the air cannot be estimated."""
 
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from warlords_sim.colours import SEAT_COLOUR_NAMES
+from warlords_sim.errors import WarlordsError
 
 __all__ = [
     "HOLD_S",
@@ -55,7 +56,7 @@ _LINE_SPACING = 1.3
 _STEPS_PER_S = 240  # 1 / physics.world.TIMESTEP
 
 
-class OffscreenError(RuntimeError):
+class OffscreenError(WarlordsError, RuntimeError):
     """No OpenGL context for off-screen drawing (no display, no EGL)."""
 
 

@@ -45,6 +45,7 @@ from websockets.sync.client import ClientConnection, connect
 from warlords_sim import __version__
 from warlords_sim.bots.policy import Policy
 from warlords_sim.colours import SEAT_COLOUR_NAMES
+from warlords_sim.errors import WarlordsError
 from warlords_sim.gui.controller import GameController, Phase, stroke_line
 from warlords_sim.gui.playback import recorded_hands, retell
 from warlords_sim.net.protocol import (
@@ -80,7 +81,7 @@ __all__ = ["JoinError", "Link", "NetController", "join", "play_headless"]
 CONNECT_TIMEOUT = 10.0
 
 
-class JoinError(Exception):
+class JoinError(WarlordsError):
     """Joining failed: the host is unreachable, refused the hello (the
     host's sentence), or sent what is not a game of this version."""
 

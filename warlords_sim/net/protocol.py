@@ -45,6 +45,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from warlords_sim.errors import WarlordsError
 from warlords_sim.replay.format import AimedRec, GameActionRec
 
 __all__ = [
@@ -85,7 +86,7 @@ Token = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern="^[A-Z
 Player = Annotated[int, msgspec.Meta(ge=0, le=3)]
 
 
-class ProtocolError(ValueError):
+class ProtocolError(WarlordsError, ValueError):
     """A message that is not one of this protocol's: not JSON, an unknown
     type, a missing or mistyped field, a number that is not finite, too
     long. The text says which, in one line."""

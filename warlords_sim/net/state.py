@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 
+from warlords_sim.errors import WarlordsError
 from warlords_sim.physics import World
 from warlords_sim.rules.game import GameState
 
@@ -28,7 +29,7 @@ __all__ = ["StateError", "encode_state", "take_state"]
 _SKIP = ("config", "physics")
 
 
-class StateError(ValueError):
+class StateError(WarlordsError, ValueError):
     """A state message that does not describe a state of this game."""
 
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from numbers import Integral, Real
 
+from warlords_sim.errors import WarlordsError
+
 __all__ = [
     "MAX_DIE_ID",
     "DiePose",
@@ -29,7 +31,7 @@ __all__ = [
 ]
 
 
-class WorldError(ValueError):
+class WorldError(WarlordsError, ValueError):
     """A request the world cannot honour (unknown die, a place off the board)."""
 
 
@@ -71,7 +73,7 @@ def _pair(value: object) -> tuple[float, float] | None:
     return (float(items[0]), float(items[1]))
 
 
-class FlickError(ValueError):
+class FlickError(WarlordsError, ValueError):
     """A flick that cannot be simulated: NaN or infinite numbers, a speed
     over the maximum flick speed, a start off the board, an unknown die."""
 

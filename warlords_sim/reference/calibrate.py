@@ -36,6 +36,7 @@ import mujoco
 import numpy as np
 
 from warlords_sim.board import Board
+from warlords_sim.errors import WarlordsError
 from warlords_sim.reference.shapes import rounded_box_vertices
 from warlords_sim.reference.solver import DMAX, SOLVER, Solver
 
@@ -86,7 +87,7 @@ _MM = 1e-3
 _G = 1e-3
 
 
-class CalibrationError(ValueError):
+class CalibrationError(WarlordsError, ValueError):
     """A restitution the reference contact cannot give at this timestep."""
 
 

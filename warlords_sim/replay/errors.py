@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from warlords_sim.errors import WarlordsError
+
 __all__ = ["ReplayError", "clip"]
 
 #: Longest value (characters) an error line quotes whole.
@@ -17,7 +19,7 @@ def clip(value: object, limit: int = CLIP) -> str:
     return f"{text[: limit - 3]}... ({len(text)} characters)"
 
 
-class ReplayError(ValueError):
+class ReplayError(WarlordsError, ValueError):
     """A replay file that cannot be used: unreadable, not JSON Lines, a wrong
     format name or version, a missing or mistyped field, a non-finite number,
     an action the rules refuse, a board that differs, a file that exists.

@@ -8,6 +8,8 @@ names the file, the field and what was expected.
 
 from __future__ import annotations
 
+from warlords_sim.errors import WarlordsError
+
 __all__ = [
     "BadFlickError",
     "BadLaunchError",
@@ -26,7 +28,7 @@ __all__ = [
 ]
 
 
-class IllegalActionError(ValueError):
+class IllegalActionError(WarlordsError, ValueError):
     """An action the rules do not allow now; the message says why."""
 
 
@@ -85,6 +87,6 @@ class CannotDeclineError(IllegalActionError):
     """Declining when no optional ability is pending (a turn's flick is not optional)."""
 
 
-class HouseRulesError(ValueError):
+class HouseRulesError(WarlordsError, ValueError):
     """A house-rules file is missing, unreadable or invalid; the message names
     the file, the field and what was expected."""

@@ -35,6 +35,7 @@ import math
 from dataclasses import dataclass
 
 from warlords_sim.board import Board, BoardError, Crenelation, castle_seats_for, seat_pins
+from warlords_sim.errors import WarlordsError
 from warlords_sim.physics.checks import MAX_FLICK_SPEED, MAX_FLICK_SPIN, speed_problem
 from warlords_sim.physics.ledge import LEDGE_GAP_MM
 from warlords_sim.physics.types import LaunchKind, WorldError
@@ -58,7 +59,7 @@ __all__ = [
 ]
 
 
-class FlickSetupError(ValueError):
+class FlickSetupError(WarlordsError, ValueError):
     """A flick that cannot be set up (an unknown launch spot, a start off
     the board, no room for the siege engine); the message says why in one
     line. ``field``: the input at fault (``"at"`` for the start point), or
