@@ -1,4 +1,4 @@
-"""The aim bot's path test (``_Obstacles.blockers``) gives exactly the answer
+"""The aim bot's path test (``Obstacles.blockers``) gives exactly the answer
 of the plain point-to-segment distance it was written from, including for
 points near the segment's box (where it skips work) and for a zero-length
 segment; the bot's choices, and so the recorded example games, depend on it.
@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from warlords_sim.board import load_board
-from warlords_sim.bots.aim import _Obstacles
+from warlords_sim.bots.aim import Obstacles
 
 BOARD = load_board("standard")
 Point = tuple[float, float]
@@ -41,7 +41,7 @@ point = st.tuples(coord, coord)
 def test_blockers_match_the_plain_distance(
     pins: list[Point], dice: list[Point], a: Point, b: Point, skip: int | None
 ) -> None:
-    obs = _Obstacles(list(enumerate(pins)), list(enumerate(dice)), BOARD)
+    obs = Obstacles(list(enumerate(pins)), list(enumerate(dice)), BOARD)
     want = [h for h, p in enumerate(pins) if _seg_dist(p, a, b) < obs.pin_clear]
     want += [-1 - i for i, p in enumerate(dice) if i != skip and _seg_dist(p, a, b) < obs.die_clear]
     assert obs.blockers(a, b, skip) == want
@@ -50,9 +50,9 @@ def test_blockers_match_the_plain_distance(
 def test_blockers_at_the_clearance_edge() -> None:
     """Points just inside and just outside the clearance, beside and beyond
     the segment's ends."""
-    obs = _Obstacles([], [], BOARD)
+    obs = Obstacles([], [], BOARD)
     c = obs.die_clear
     dice = [(0.0, c - 1e-9), (0.0, c + 1e-9), (100.0 + c - 1e-9, 0.0), (-c - 1e-9, 0.0)]
-    obs = _Obstacles([], list(enumerate(dice)), BOARD)
+    obs = Obstacles([], list(enumerate(dice)), BOARD)
     assert obs.blockers((0.0, 0.0), (100.0, 0.0), None) == [-1, -3]
     assert obs.blockers((5.0, 5.0), (5.0, 5.0), None) == [-1, -2]  # zero length

@@ -200,9 +200,9 @@ def test_the_score_prefers_damage_dealt_and_dice_kept() -> None:
 def _exp_threat(state: GameState) -> float:
     import math
 
-    from warlords_sim.bots.aim import _targets
+    from warlords_sim.bots.aim import castle_targets
 
     d = state.dice[0].pose
     assert d is not None
-    near = min(math.hypot(d.x - t.score[0], d.y - t.score[1]) for t in _targets(state, 0))
+    near = min(math.hypot(d.x - t.score[0], d.y - t.score[1]) for t in castle_targets(state, 0))
     return math.exp(-near / Weights().threat_mm)

@@ -43,7 +43,15 @@ from warlords_sim.rules.errors import IllegalActionError
 from warlords_sim.rules.game import GameState, Location, PendingKind
 from warlords_sim.rules.legal import MAX_FLICK_SPEED, Legal, check_spy_spot
 
-__all__ = ["AimBot", "coulomb_speed", "launch_table", "launch_table_warmup"]
+__all__ = [
+    "AimBot",
+    "Obstacles",
+    "Target",
+    "castle_targets",
+    "coulomb_speed",
+    "launch_table",
+    "launch_table_warmup",
+]
 
 Point = tuple[float, float]
 
@@ -56,7 +64,11 @@ def coulomb_speed(board: Board, distance: float) -> float:
 
 
 @dataclass(frozen=True)
-class _Target:
+class Target:
+    """A gateway to score through: its castle's seat and player, the spot
+    (mm) a die should stop on to score, the staging spot in front of it
+    outside the moat, and the unit vector into the castle."""
+
     seat: int
     player: int
     score: Point  # where a die should stop to score
@@ -64,7 +76,9 @@ class _Target:
     inward: Point  # unit vector into the castle
 
 
-def _targets(state: GameState, me: int) -> list[_Target]:
+def castle_targets(state: GameState, me: int) -> list[Target]:
+    """Every gateway of the other players' castles, as a :class:`Target`
+    (the spots 25 mm inside the gateway and 6 mm outside the moat)."""
     b = state.board
     out = []
     for p in range(state.players):
@@ -79,11 +93,11 @@ def _targets(state: GameState, me: int) -> list[_Target]:
             half = min(g.width, g.height) / 2.0
             score = (gx - ox * (half + 25.0), gy - oy * (half + 25.0))
             off = half + moat_depth + b.die.size_mm / 2.0 + 6.0
-            out.append(_Target(seat, p, score, (gx + ox * off, gy + oy * off), (-ox, -oy)))
+            out.append(Target(seat, p, score, (gx + ox * off, gy + oy * off), (-ox, -oy)))
     return out
 
 
-class _Obstacles:
+class Obstacles:
     """Pins and board dice of one state, for the bot's path tests."""
 
     def __init__(self, pins: list[tuple[int, Point]], dice: list[tuple[int, Point]], board: Board):
@@ -92,7 +106,7 @@ class _Obstacles:
         self.die_clear = board.die.size_mm * 1.2
 
     @classmethod
-    def of(cls, state: GameState) -> _Obstacles:
+    def of(cls, state: GameState) -> Obstacles:
         board = state.board
         pins = [(h, board.holes[h]) for h in state.physics.pins]
         dice = [
@@ -135,14 +149,14 @@ class _View:
     with their leader bonus, and the obstacles."""
 
     state: GameState
-    targets: list[tuple[_Target, float]]
-    obstacles: _Obstacles
+    targets: list[tuple[Target, float]]
+    obstacles: Obstacles
 
     @classmethod
     def of(cls, bot: AimBot, state: GameState) -> _View:
-        bonus = {p: bot._leader_bonus(state, p) for p in range(state.players) if p != state.active}
-        targets = [(t, bonus[t.player]) for t in _targets(state, state.active)]
-        return cls(state, targets, _Obstacles.of(state))
+        bonus = {p: bot.leader_bonus(state, p) for p in range(state.players) if p != state.active}
+        targets = [(t, bonus[t.player]) for t in castle_targets(state, state.active)]
+        return cls(state, targets, Obstacles.of(state))
 
 
 @dataclass(frozen=True)
@@ -169,9 +183,11 @@ class AimBot:
 
     def _blockers(self, state: GameState, a: Point, b: Point, skip: int | None) -> list[int]:
         """Pins (hole ids) and, as -1 - id, dice in the way of a slide from a to b."""
-        return _Obstacles.of(state).blockers(a, b, skip)
+        return Obstacles.of(state).blockers(a, b, skip)
 
-    def _leader_bonus(self, state: GameState, player: int) -> float:
+    def leader_bonus(self, state: GameState, player: int) -> float:
+        """The priority bonus (negative: sooner) for hitting ``player``: -30
+        for the other player with the least damage (the leader), else 0."""
         lowest = min(t for p, t in enumerate(state.totals) if p != state.active)
         return -30.0 if state.totals[player] == lowest else 0.0
 
@@ -291,9 +307,9 @@ class AimBot:
 
     def _spy(self, state: GameState, die: int) -> Action:
         targets = sorted(
-            _targets(state, state.active),
+            castle_targets(state, state.active),
             key=lambda t: (
-                self._leader_bonus(state, t.player),
+                self.leader_bonus(state, t.player),
                 len(self._blockers(state, t.staging, t.score, die)),
             ),
         )
@@ -318,7 +334,7 @@ class AimBot:
             for h in self._blockers(state, a, b, None):
                 if h in counts:
                     counts[h] += 1
-        gates = [t.score for t in _targets(state, state.active)]
+        gates = [t.score for t in castle_targets(state, state.active)]
 
         def key(h: int) -> tuple[int, float]:
             hx, hy = state.board.holes[h]
@@ -331,7 +347,7 @@ class AimBot:
         for d in state.dice_of(state.active, Location.BOARD):
             if d.pose is None:
                 continue
-            for t in _targets(state, state.active):
+            for t in castle_targets(state, state.active):
                 out.append(((d.pose.x, d.pose.y), t.score))
         return out
 

@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from warlords_sim.board import Board, Crenelation
-from warlords_sim.bots.aim import AimBot, _Obstacles, _Target, _targets, coulomb_speed
+from warlords_sim.bots.aim import AimBot, Obstacles, Target, castle_targets, coulomb_speed
 from warlords_sim.bots.launch import launch_table
 from warlords_sim.bots.policy import HAND_DRAWS
 from warlords_sim.bots.skill import Skill
@@ -193,11 +193,11 @@ def evaluate(state: GameState, me: int, weights: Weights, start_round: int) -> f
         return score
     dice = len(state.in_play(me)) - sum(len(state.in_play(o)) for o in opps) / len(opps)
     score += weights.die * dice
-    targets = _targets(state, me)
+    targets = castle_targets(state, me)
     mine = [t.score for t in targets]
     score += weights.threat * _threat(state, me, mine, weights.threat_mm)
     for o in opps:
-        theirs = [t.score for t in _targets(state, o) if t.player == me]
+        theirs = [t.score for t in castle_targets(state, o) if t.player == me]
         score -= weights.threat * _threat(state, o, theirs, weights.threat_mm) / len(opps)
     if state.pending is not None and state.active == me:
         score += weights.ability.get(state.pending.kind, 0.0)
@@ -327,15 +327,15 @@ class SearchBot:
         )
 
     @staticmethod
-    def _goals(state: GameState, t: _Target) -> list[tuple[str, Point]]:
+    def _goals(state: GameState, t: Target) -> list[tuple[str, Point]]:
         court = state.board.castles[t.seat].courtyard.center
         return [("staging", t.staging), ("score", t.score), ("court", court)]
 
     def candidates(self, state: GameState, legal: Legal) -> list[Candidate]:
         """Every candidate of this decision, in no particular order."""
         board = state.board
-        targets = _targets(state, state.active)
-        bonus = {t.player: self.aim._leader_bonus(state, t.player) for t in targets}
+        targets = castle_targets(state, state.active)
+        bonus = {t.player: self.aim.leader_bonus(state, t.player) for t in targets}
         out: list[Candidate] = []
         for area, cren in legal.supply_spots:
             for t in targets:
@@ -344,7 +344,7 @@ class SearchBot:
                     base = 250.0 if name == "staging" else 300.0
                     prior = base + 0.3 * dist + bonus[t.player]
                     out.append(self._supply(board, legal.seat, area, cren, goal, speed, prior))
-        obstacles = _Obstacles.of(state)
+        obstacles = Obstacles.of(state)
         for die in legal.board_dice:
             pose = state.dice[die].pose
             if pose is None:
@@ -419,7 +419,7 @@ class SearchBot:
         for o in range(state.players):
             if o == me:
                 continue
-            mine = [t.score for t in _targets(state, o) if t.player == me]
+            mine = [t.score for t in castle_targets(state, o) if t.player == me]
             for d in state.dice_of(o, Location.BOARD):
                 if d.pose is None or not mine:
                     continue

@@ -595,7 +595,7 @@ def screenshot_game(
         elif c.phase is Phase.BOT:
             c.tick(10.0)  # the bot acts at once
             for _ in range(40):  # up to 40 steps of 1/240 s: a launched die is in the air
-                if c.launch is None or c._step():
+                if c.launch is None or c.step_flick():
                     break
         return window.save_png(path)
     finally:

@@ -4,8 +4,9 @@ screens, and the replay recording.
 
 A flick runs through the same rules code as ``simulate``:
 :meth:`~warlords_sim.rules.engine.Game.begin` checks it and gives the
-physics flick, the controller steps the physics (``SteppedPhysics.step()``, the rules' port) a fixed
-:data:`~warlords_sim.physics.world.TIMESTEP` at a time from an accumulator
+physics flick, the controller steps the physics (``SteppedPhysics.step()``,
+the rules' port) one fixed timestep (the world's ``timestep``: 1/240 s on
+the 2.5D) at a time from an accumulator
 fed by the frame time (never the frame time itself), and hands the settled
 ``result()`` to :meth:`~warlords_sim.rules.engine.Game.finish`.
 """
@@ -28,7 +29,6 @@ from warlords_sim.bots.policy import Hand, Policy
 from warlords_sim.bots.skill import HandSpec, SkillLevel, as_skill, hand_label, parse_hand
 from warlords_sim.colours import SEAT_COLOUR_NAMES
 from warlords_sim.gui.describe import Before, narrate, player_text, straddle_text
-from warlords_sim.physics import TIMESTEP
 from warlords_sim.physics.types import DiePose, FlickResult, RegionKind
 from warlords_sim.rules.actions import (
     Action,
@@ -394,9 +394,10 @@ class GameController:
         """Advance by ``dt`` seconds of wall-clock time (the frame time)."""
         if self.phase is Phase.FLICKING:
             self._acc = min(self._acc + dt * self.speed, MAX_CATCH_UP * max(self.speed, 1.0))
-            while self._acc >= TIMESTEP:
-                self._acc -= TIMESTEP
-                if self._step():
+            step = self.world.timestep
+            while self._acc >= step:
+                self._acc -= step
+                if self.step_flick():
                     break
         elif self.phase is Phase.BOT:
             self._timer -= dt
@@ -407,11 +408,13 @@ class GameController:
             if self._timer <= 0.0:
                 self.proceed()
 
-    def _step(self) -> bool:
-        """One physics step of the running flick; True once it has settled."""
+    def step_flick(self) -> bool:
+        """One physics step (the world's timestep) of the running flick,
+        whatever the clock says (movies, screenshots); True once it
+        has settled."""
         self.world.step()
         self._steps += 1
-        if self.world.settled or self._steps * TIMESTEP >= MAX_FLICK_TIME:
+        if self.world.settled or self._steps * self.world.timestep >= MAX_FLICK_TIME:
             self._settle()
             return True
         return False
@@ -423,7 +426,7 @@ class GameController:
     def finish_flick(self) -> None:
         """Run the animating flick to rest at once."""
         while self.phase is Phase.FLICKING:
-            self._step()
+            self.step_flick()
 
     def _settle(self) -> None:
         launch = self.launch
@@ -542,6 +545,12 @@ class GameController:
 
     def _all_bots(self) -> bool:
         return len(self.bots) == self.config.players
+
+    def act_now(self) -> None:
+        """The seat to move acts now rather than after its delay: the bot's
+        choice (a replay: its next recorded action; a network client: no
+        action, the host sends it). A flick is launched, not run."""
+        self._bot_act()
 
     def _bot_act(self) -> None:
         self.play_for(self.bots[self.state.active])

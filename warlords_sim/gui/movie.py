@@ -53,7 +53,6 @@ SUPERSAMPLE = 2
 _SMALLEST_TYPE = 0.6
 #: Caption lines are this many type heights apart.
 _LINE_SPACING = 1.3
-_STEPS_PER_S = 240  # 1 / physics.world.TIMESTEP
 
 
 class OffscreenError(WarlordsError, RuntimeError):
@@ -331,6 +330,7 @@ def replay_frames(
 
     c = canvas.c
     dt = 1.0 / fps
+    per_s = round(1.0 / c.world.timestep)  # physics steps a second (240 on the 2.5D)
     if c.phase is Phase.ROUND_OVER:
         c.proceed()
     yield _with(canvas.draw(), dt + HOLD_S)
@@ -339,15 +339,15 @@ def replay_frames(
             c.proceed()
         if c.phase is not Phase.BOT or c.at_end:
             break
-        c._bot_act()
+        c.act_now()
         if c.refused is not None:
             break
         k = 0
         while c.flicking:
             k += 1
-            done = c._step()
-            if done or (k * fps) // _STEPS_PER_S > ((k - 1) * fps) // _STEPS_PER_S:
-                clock = f"{k / _STEPS_PER_S:.2f} s"
+            done = c.step_flick()
+            if done or (k * fps) // per_s > ((k - 1) * fps) // per_s:
+                clock = f"{k / per_s:.2f} s"
                 yield _with(canvas.draw(clock), dt + (HOLD_S if done else 0.0))
         if k == 0:
             yield _with(canvas.draw(), dt + HOLD_S)

@@ -2207,6 +2207,11 @@ class World:
         return vx * scale, vy * scale, spin
 
     @property
+    def timestep(self) -> float:
+        """The fixed timestep of :meth:`step`, s (:data:`TIMESTEP`)."""
+        return TIMESTEP
+
+    @property
     def settled(self) -> bool:
         """True when no die moves (all grounded and at rest)."""
         return not self._active

@@ -70,11 +70,14 @@ class SteppedPhysics(Physics, Protocol):
     """A physics a window can step frame by frame (the 2.5D ``World``; see
     its docstrings): a flick begun, stepped one fixed timestep at a time
     until settled, then packaged as the same :class:`FlickResult` that
-    ``flick`` returns; the event log as it grows (sounds), the clock, the
-    height of a die in flight and the siege engine (drawing)."""
+    ``flick`` returns; the event log as it grows (sounds), the clock and
+    its timestep (s), the height of a die in flight and the siege engine (drawing)."""
 
     @property
     def time(self) -> float: ...
+
+    @property
+    def timestep(self) -> float: ...
 
     @property
     def events(self) -> tuple[Event, ...]: ...
