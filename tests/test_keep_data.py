@@ -221,3 +221,62 @@ def test_sigterm_during_render_leaves_no_partial_file(
     assert "interrupted by SIGTERM" in res.stderr
     assert out.read_bytes() == OLD
     assert sorted(p.name for p in tmp_path.iterdir()) == ["end.png"]
+
+
+GAME_2P = Path(__file__).resolve().parent.parent / "examples" / "replays" / "game-2p-standard.jsonl"
+
+
+def _crashed(tmp_path: Path, actions: int) -> Path:
+    """The example game cut after ``actions`` actions: a game to resume."""
+    lines = GAME_2P.read_bytes().splitlines(keepends=True)
+    cut = tmp_path / "crashed.jsonl"
+    cut.write_bytes(b"".join(lines[: 1 + actions]))
+    return cut
+
+
+def test_a_game_being_recorded_cannot_be_resumed_by_another_recorder(tmp_path: Path) -> None:
+    """Saved case (issue 21's new-user run): two ``host --resume`` of one
+    file both appended, the file got action index 7 after 8 and no command
+    could read it again. A recorder holds its file: a second append is
+    refused and changes nothing; once the first ends, the resume works."""
+    from warlords_sim.gui.playback import resume_game
+    from warlords_sim.replay import ReplayError
+
+    cut = _crashed(tmp_path, 10)
+    before = cut.read_bytes()
+    first, _ = resume_game(cut)
+    try:
+        with pytest.raises(ReplayError, match="another warlords-sim is recording this game"):
+            resume_game(cut)
+        assert cut.read_bytes() == before
+    finally:
+        assert first.recorder is not None
+        first.recorder.close()
+    second, line = resume_game(cut)
+    assert second.recorder is not None
+    second.recorder.close()
+    assert "after action 10" in line
+
+
+def test_a_resume_refuses_a_file_that_grew_after_it_was_read(tmp_path: Path) -> None:
+    """A replay read, then appended to by a recorder that has since ended,
+    then resumed from the stale reading would cut off the new lines: the
+    append reads it again under its lock and refuses, losing nothing."""
+    from warlords_sim.gui.playback import resume_game
+    from warlords_sim.replay import ReplayError
+    from warlords_sim.replay.rebuild import rebuild
+
+    cut = _crashed(tmp_path, 10)
+    stale = load_replay(cut)
+    more = GAME_2P.read_bytes().splitlines(keepends=True)[11:13]
+    with cut.open("ab") as f:  # another run recorded two more actions, and ended
+        f.write(b"".join(more))
+    grown = cut.read_bytes()
+    rebuilt = rebuild(stale)
+    with pytest.raises(ReplayError, match="changed while it was being read .* 2 more actions"):
+        Recorder.append(stale, rebuilt.game, rebuilt.replayer.after)
+    assert cut.read_bytes() == grown
+    c, line = resume_game(cut)
+    assert c.recorder is not None
+    c.recorder.close()
+    assert "after action 12" in line

@@ -15,7 +15,16 @@ import time
 from pathlib import Path
 
 import pytest
-from net_helpers import Hosted, Raw, final_digest, join, processes, replay_lines, start_host
+from net_helpers import (
+    Hosted,
+    Proc,
+    Raw,
+    final_digest,
+    join,
+    processes,
+    replay_lines,
+    start_host,
+)
 from websockets.exceptions import ConnectionClosed
 
 from warlords_sim.board import load_board
@@ -132,7 +141,8 @@ def test_the_host_killed_mid_game_resumes_from_its_replay(tmp_path: Path) -> Non
         h.proc.kill()
         for c in (a, b):
             c.wait()
-            assert "the host closed the connection" in c.text, c.text[-1500:]
+            assert "the connection to the host was lost" in c.text, c.text[-1500:]
+            assert "run the same join line again once the host is back" in c.text
     kept = load_replay(rec)
     assert kept.result is None and len(kept.actions) >= 15
     h2 = start_host(tmp_path, "--resume", str(rec))
@@ -148,16 +158,66 @@ def test_the_host_killed_mid_game_resumes_from_its_replay(tmp_path: Path) -> Non
 
 
 def test_a_game_with_nobody_left_stops_recorded_and_says_how_to_go_on(tmp_path: Path) -> None:
+    """P0 flicks once and leaves; after ``--wait`` the host stops on its
+    own (exit 0), the game recorded with its action, and says how to go on.
+    With ``--force`` over an existing file, the file is replaced then."""
     rec = tmp_path / "g.jsonl"
-    h = start_host(tmp_path, "--record", str(rec), "--wait", "1")
+    rec.write_text("an old file\n")
+    h = start_host(tmp_path, "--record", str(rec), "--force", "--wait", "1", "--hand", "exact")
     with processes(h.proc):
         p0 = Raw(h.url, token=h.tokens[0])
         assert p0.until("seat")["player"] == 0
+        p0.send({"type": "act", "action": _flick()})
+        assert p0.until("line")["line"]["index"] == 1
         p0.close()
         assert h.proc.wait() == 0
     assert "no human player was connected for 1 s" in h.proc.text
     assert f"warlords-sim host --resume {rec}" in h.proc.text
-    assert load_replay(rec).result is None
+    kept = load_replay(rec)
+    assert kept.result is None and len(kept.actions) == 1
+    assert not list(tmp_path.glob(".g.*.partial.jsonl"))
+
+
+@pytest.mark.parametrize(("sig", "status"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_host_stopped_by_a_signal_exits_128_plus_it_and_says_how_to_go_on(
+    tmp_path: Path, sig: str, status: int
+) -> None:
+    """As every command (README): Ctrl+C or a SIGTERM ends the host with
+    130 or 143, saying which signal, where the game is and the command that
+    continues it; a game stopped before its first action leaves no file."""
+    import signal
+
+    rec = tmp_path / "g.jsonl"
+    h = start_host(tmp_path, "--record", str(rec), "--hand", "exact")
+    with processes(h.proc):
+        p0 = Raw(h.url, token=h.tokens[0])
+        p0.until("seat")
+        p0.send({"type": "act", "action": _flick()})
+        p0.until("line")
+        h.proc.p.send_signal(getattr(signal, sig))
+        assert h.proc.wait() == status, h.proc.text
+    assert f"stopped ({sig})" in h.proc.text
+    assert f"warlords-sim host --resume {rec}" in h.proc.text
+    assert len(load_replay(rec).actions) == 1
+
+    empty = tmp_path / "empty.jsonl"
+    h = start_host(tmp_path, "--record", str(empty))
+    with processes(h.proc):
+        h.proc.p.send_signal(getattr(signal, sig))
+        assert h.proc.wait() == status
+    assert "nothing was recorded" in h.proc.text and not empty.exists()
+
+
+def test_a_port_in_use_is_one_line_and_leaves_no_file(tmp_path: Path) -> None:
+    h = start_host(tmp_path, "--record", str(tmp_path / "first.jsonl"))
+    port = h.url.rsplit(":", 1)[1]
+    rec = tmp_path / "second.jsonl"
+    with processes(h.proc):
+        p = Proc(["host", "--port", port, "--record", str(rec)], tmp_path)
+        with processes(p):
+            assert p.wait() == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in p.text and "try another --port" in p.text
+    assert "Traceback" not in p.text and not rec.exists()
 
 
 # ------------------------------------------------------------ hostile messages
@@ -304,3 +364,15 @@ def test_the_protocol_decoder_refuses_what_is_not_a_client_message() -> None:
         with pytest.raises(ProtocolError):
             decode_client(text)
     assert decode_client('{"type":"sync"}').__class__.__name__ == "Sync"
+
+
+def test_join_refuses_a_headless_seat_that_would_play_nothing() -> None:
+    """New-user run: ``join --token T --headless`` held the seat (the
+    player's own window was then refused as "taken") and played nothing."""
+    from click.testing import CliRunner
+
+    from warlords_sim.cli import main
+
+    res = CliRunner().invoke(main, ["join", "ws://127.0.0.1:1", "--token", "abc", "--headless"])
+    assert res.exit_code == 2
+    assert "add --bot NAME to play it headless, or drop --token to watch" in res.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import shlex
 import socket
 from typing import Any
 
@@ -161,27 +162,55 @@ def host(  # fmt: skip
                  f"ws://{where}:{bound} --token {token}")  # fmt: skip
         echo(f"watch: warlords-sim join ws://{where}:{bound}   (Ctrl+C stops the host)")
 
+    from warlords_sim.cli._signals import Stop, signals_as_interrupt
+
+    stop, stopped = Stop(), False
+    rec = controller.recorder
     try:
-        why = asyncio.run(server.serve(bind, port, ready))
-    except OSError as e:
-        fail(f"cannot listen on {bind}:{port}: {e.strerror or e} (try another --port)")
+        with signals_as_interrupt() as stop:
+            why = asyncio.run(server.serve(bind, port, ready))
     except KeyboardInterrupt:
-        why = "stopped (Ctrl+C)"
-    finally:
-        rec = controller.recorder
-        if rec is not None and not controller.game.over:
-            rec.close()
+        why, stopped = f"stopped ({stop.name})", True
+    except OSError as e:
+        if rec is not None:
+            rec.discard()  # the file this run created, header only
+        fail(f"cannot listen on {bind}:{port}: {e.strerror or e} (try another --port)")
     s = server.stats
     echo(f"{why}; sent {s.sent_bytes} bytes in {s.sent_messages} messages, "
          f"received {s.received_bytes} bytes")  # fmt: skip
-    rec = controller.recorder
     if rec is not None:
-        if controller.game.over:
-            echo(f"the game is recorded in {rec.path}")
-        else:
-            echo(f"the game is not finished; it is recorded in {rec.path}. To go on with it, "
-                 f"run:\n  warlords-sim host --resume {rec.path}\n  (or hot-seat: "
-                 f"warlords-sim play --resume {rec.path})")  # fmt: skip
+        _say_where(controller, rec, stopped)
+    if stopped:
+        raise click.exceptions.Exit(stop.exit_status)
+
+
+def _say_where(controller: Any, rec: Any, stopped: bool) -> None:
+    """Where the game is recorded and how to go on with it: a game stopped
+    before its first action leaves no file (as play); a --force recording
+    replaces its target when the host ends by itself, and stays beside it
+    (the target unchanged, said) when the host is interrupted."""
+    from warlords_sim.cli.play_cmd import resume_command
+    from warlords_sim.replay import ReplayError
+
+    if rec.discard():
+        echo("nothing was recorded (no action was played)")
+        return
+    note = ""
+    if rec.pending and not stopped:
+        try:
+            rec.place()
+        except ReplayError as e:
+            note = f" ({e})"
+    elif rec.pending:
+        note = f" ({rec.target_note('--record')})"
+    if controller.game.over:
+        echo(f"the game is recorded in {rec.path}{note}")
+        return
+    path = shlex.quote(str(rec.path))
+    echo(f"the game is not finished; it is recorded in {rec.path}{note}. To go on with it, "
+         f"run:\n  warlords-sim host --resume {path}   (new join lines are printed; "
+         f"the port is --port's, {DEFAULT_PORT} unless given)\n  or hot-seat: "
+         f"{resume_command(rec.path)}")  # fmt: skip
 
 
 def _shown_host(bind: str) -> str:

@@ -100,11 +100,14 @@ def join(  # fmt: skip
              "host printed it")  # fmt: skip
     if bot is not None and token is None:
         fail("--bot plays a seat: give the seat's --token")
+    if headless and token is not None and bot is None:
+        fail("--headless with --token would hold the seat and play nothing: add --bot NAME "
+             "to play it headless, or drop --token to watch")  # fmt: skip
     window = bot is None and not headless
     if window and sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
         fail("no DISPLAY to open the window on: run it on a desktop, under xvfb-run, "
              "or watch headless with --headless")  # fmt: skip
-    from warlords_sim.net.client import JoinError, play_headless
+    from warlords_sim.net.client import JoinError
     from warlords_sim.net.client import join as connect
 
     try:
@@ -113,30 +116,43 @@ def join(  # fmt: skip
         fail(e)
     who = "watching" if c.me is None else f"playing P{c.me}"
     echo(f"joined {url}: {who}, the game after action {c.index}")
+    from warlords_sim.cli._signals import Stop, signals_as_interrupt
+
+    stop, stopped = Stop(), False
+    try:
+        with signals_as_interrupt() as stop:
+            why = _play(c, window, bot, skill, seed, bot_delay, guide, rotate, mute)
+    except KeyboardInterrupt:
+        why, stopped = f"left ({stop.name})", True
+    finally:
+        if c.closed is None:
+            c.link.close()
+    _goodbye(c, why)
+    if not c.game.over:
+        again = f"warlords-sim join {url}" + (f" --token {token}" if token else "")
+        echo(f"to join again: {again}")
+    if stopped:
+        raise click.exceptions.Exit(stop.exit_status)
+
+
+def _play(c: Any, window: bool, bot: str | None, skill: Any, seed: int, bot_delay: float,
+          guide: bool, rotate: bool | None, mute: bool) -> str:  # fmt: skip
+    """Play (or watch) the seat in the window or headless; returns why it ended."""
     if not window:
         import numpy as np
 
         from warlords_sim.bots import make_bot
+        from warlords_sim.net.client import play_headless
 
         policy = make_bot(bot, skill) if bot is not None else None
-        try:
-            why = play_headless(c, policy, np.random.default_rng(seed), say=echo, delay=bot_delay)
-        except KeyboardInterrupt:
-            c.link.close()
-            why = "left (Ctrl+C)"
-        _goodbye(c, why)
-        return
+        return play_headless(c, policy, np.random.default_rng(seed), say=echo, delay=bot_delay)
     from warlords_sim.gui import prepare_window
 
     prepare_window()
     from warlords_sim.gui.app import run
 
-    try:
-        run(c, guide=guide, rotate=(c.me is not None) if rotate is None else rotate, mute=mute)
-    finally:
-        if c.closed is None:
-            c.link.close()
-    _goodbye(c, c.closed or "the window was closed")
+    run(c, guide=guide, rotate=(c.me is not None) if rotate is None else rotate, mute=mute)
+    return c.closed or "the window was closed"
 
 
 def _goodbye(c: Any, why: str) -> None:

@@ -86,7 +86,9 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         mute: bool = False,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        super().__init__(width, height, caption="Warlords", resizable=True, visible=visible)
+        super().__init__(
+            width, height, caption=controller.caption(), resizable=True, visible=visible
+        )
         self._clock = clock
         self.set_minimum_size(640, 480)
         pyglet.gl.glClearColor(0.95, 0.94, 0.91, 1.0)
@@ -273,6 +275,10 @@ class PlayWindow(pyglet.window.Window):  # type: ignore[misc]
         if c.phase is Phase.FLICKING:
             return "the dice are moving..." + ("  (x4)" if c.speed > 1 else "")
         if c.phase is Phase.BOT:
+            if s.pending is not None:  # a bot's or a remote player's ability
+                return (
+                    f"{c.player_name(s.active)} has the {s.pending.kind.title}: to use or decline"
+                )
             return f"{c.player_name(s.active)} is about to flick"
         if c.phase is Phase.ROUND_OVER:
             return "round over: Space or click to continue"

@@ -220,6 +220,10 @@ class GameController:
     def is_human_turn(self) -> bool:
         return self.phase is Phase.INPUT
 
+    def caption(self) -> str:
+        """The window's title: "Warlords" (a network seat's window adds whose)."""
+        return "Warlords"
+
     def hand_label(self, p: int) -> str:
         """What the panel says of player ``p``'s hand: "hand club" for a
         human ("hand exact" without one), "" for a bot (its row says its

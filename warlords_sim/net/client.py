@@ -137,7 +137,7 @@ class Link:
         self._reader.start()
 
     def _read(self) -> None:
-        why = "the connection was lost"
+        why = "it closed without a goodbye (the host stopped, or the network failed)"
         try:
             for raw in self.ws:
                 t = time.monotonic()
@@ -281,9 +281,17 @@ class NetController(GameController):
             who = "you"
         elif self.names[p] != "human":
             who = f"host's {self.names[p]} bot"
+        elif self.closed is not None:
+            who = "not connected here"
         else:
             who = "remote" if self.connected[p] else "away"
         return f"P{p} {SEAT_COLOUR_NAMES[seat]} ({who})"
+
+    def caption(self) -> str:
+        if self.me is None:
+            return f"Warlords: watching {self.link.url}"
+        seat = self.state.seat_of(self.me)
+        return f"Warlords: P{self.me} {SEAT_COLOUR_NAMES[seat]} at {self.link.url}"
 
     def hand_label(self, p: int) -> str:
         if self.names[p] != "human":
@@ -313,7 +321,7 @@ class NetController(GameController):
         try:
             self.link.send(Act(action=rec))
         except ConnectionClosed:
-            self._lost("the connection was lost")
+            self._lost("a message to the host could not be sent")
             return False
         self._waiting = True
         self.trace.append(("sent", self.index + 1, time.monotonic()))
@@ -369,17 +377,25 @@ class NetController(GameController):
         elif isinstance(msg, StateMsg):
             self._take(msg)
         elif isinstance(msg, Bye):
-            self._lost(msg.reason or "the host closed the game")
+            self._lost(msg.reason or "the host closed the game", said=True)
         elif isinstance(msg, Lost):
             self._lost(msg.reason)
 
-    def _lost(self, why: str) -> None:
+    def _lost(self, why: str, said: bool = False) -> None:
+        """The connection ended: ``said`` when the host said goodbye (it
+        stopped the game, or the game is over), not when it was cut."""
         if self.closed is None:
             self.closed = why
             self._waiting = False
-            text = f"the host closed the connection: {why}"
+            if said:
+                text = f"the host ended the game here: {why}"
+            else:
+                text = f"the connection to the host was lost: {why}"
             if not self.game.over:
-                text += " (join again with the same token to go on)"
+                text += (
+                    "; to go on, run the same join line again once the host is back (a host "
+                    "restarted with 'host --resume' prints new lines: use yours)"
+                )
             self._notice(text)
 
     def _notice(self, text: str) -> None:
@@ -434,7 +450,7 @@ class NetController(GameController):
         try:
             self.link.send(Sync())
         except ConnectionClosed:
-            self._lost("the connection was lost")
+            self._lost("a message to the host could not be sent")
 
     def _take(self, msg: StateMsg) -> None:
         if self._state_wanted is None:

@@ -20,6 +20,13 @@ resumable prefix in the temporary file; two forced runs at once each write
 their own, and the target ends up one whole recording. A run that fails
 before its first action removes the file it created (``with`` block or
 :meth:`Recorder.discard`).
+
+A recorder holds an exclusive lock on its file (:func:`fcntl.flock`, where
+the system has it) while it is open, so that a second process cannot
+append to a game that is still being recorded (two hosts resuming one
+file once wrote the same action index twice and made it unreadable):
+:meth:`Recorder.append` refuses a file another recorder holds, and one
+that changed after it was read.
 """
 
 from __future__ import annotations
@@ -288,6 +295,7 @@ class Recorder:
             ) from None
         except OSError as e:
             raise ReplayError(f"{target}: cannot write the replay: {e.strerror or e}") from e
+        _lock(fh, target)
         first = None if isinstance(config, Board) else config.house_rules.first_player
         rec = cls(p, fh, header, next_player=first)
         rec.target = target
@@ -318,6 +326,15 @@ class Recorder:
         p = replay.path
         try:
             fh = open(p, "r+b", buffering=0)  # noqa: SIM115 (kept open while recording)
+        except OSError as e:
+            raise ReplayError(f"{p}: cannot append to the replay: {e.strerror or e}") from e
+        try:
+            _lock(fh, p)
+            _unchanged_since_read(fh, replay)
+        except BaseException:
+            fh.close()
+            raise
+        try:
             fh.truncate(replay.valid_bytes)
             fh.seek(replay.valid_bytes)
             if replay.needs_newline:
@@ -524,3 +541,39 @@ class Recorder:
             self.discard()
         else:
             self.place()
+
+
+def _lock(fh: IO[bytes], path: Path) -> None:
+    """Hold an exclusive lock on the open replay ``fh`` until it is closed
+    (nothing where the system has no :func:`fcntl.flock`).
+
+    Raises:
+        ReplayError: another process holds it (it is recording this game).
+    """
+    try:
+        import fcntl
+    except ImportError:
+        return
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ReplayError(
+            f"{path}: another warlords-sim is recording this game now (a host or a "
+            "play still running it): stop that one first, or join its game"
+        ) from None
+    except OSError:
+        return  # a file system without locks: nothing to hold
+
+
+def _unchanged_since_read(fh: IO[bytes], replay: Replay) -> None:
+    """Raise if the file under ``fh`` (locked) is not the one ``replay`` was
+    read from: more lines were written since, by a recorder that has ended."""
+    from warlords_sim.replay.loader import load_replay
+
+    again = load_replay(replay.path)
+    if (again.valid_bytes, len(again.actions)) != (replay.valid_bytes, len(replay.actions)):
+        raise ReplayError(
+            f"{replay.path}: the replay changed while it was being read (another "
+            f"warlords-sim wrote {len(again.actions) - len(replay.actions)} more actions "
+            "to it): run the command again to go on from where it stands now"
+        )
