@@ -29,7 +29,6 @@ from warlords_sim.bots.policy import Hand, Policy
 from warlords_sim.bots.skill import HandSpec, SkillLevel, as_skill, hand_label, parse_hand
 from warlords_sim.colours import SEAT_COLOUR_NAMES
 from warlords_sim.gui.describe import Before, narrate, player_text, straddle_text
-from warlords_sim.physics.types import DiePose, FlickResult, RegionKind
 from warlords_sim.rules.actions import (
     Action,
     BoardFlick,
@@ -41,10 +40,9 @@ from warlords_sim.rules.actions import (
 )
 from warlords_sim.rules.engine import Game, Launch, Outcome, use_ability
 from warlords_sim.rules.errors import IllegalActionError
-from warlords_sim.rules.game import DieState, GameConfig, GameState, Location, RoundRecord
+from warlords_sim.rules.game import GameConfig, GameState, Location, RoundRecord
 from warlords_sim.rules.legal import Legal
 from warlords_sim.rules.physics_port import SteppedPhysics
-from warlords_sim.rules.resolve import place_dice
 from warlords_sim.rules.scoring import courtyard_dice, round_damage
 
 __all__ = ["DieView", "GameController", "Phase", "open_recorder", "stroke_line"]
@@ -440,59 +438,18 @@ class GameController:
             self._steps += w.run_until_settled(MAX_FLICK_TIME)
         result = w.result(launch.flick, self._initial, self._steps, w.time - self._t0)
         before = self._before or Before.of(self.state)
-        dice = {i: DieState(d.id, d.owner, d.location, d.pose) for i, d in self.state.dice.items()}
-        gateway = any(p.region.kind is RegionKind.GATEWAY for p in result.poses.values())
-        # the rules move gateway dice in the physics, which a round's end clears:
-        # a copy is placed the same way if the round ends (rare: only then needed)
-        copy = self.state.copy() if gateway else None
         self.launch = None
         self._before = None
         outcome = self.game.finish(launch, result)
         self._tell(before, outcome)
         self._record(launch.action, outcome)
         if outcome.round_ended is not None:
-            final = self._round_final(before, dice, copy, launch, result, outcome)
+            # the rules keep the state as the round ended (dice where they settled,
+            # gateway dice at the back of the courtyard) before the next one is set up
+            final = outcome.settled(self.state)
             self.final = final
             self.frozen = self._views(final)
         self._after(outcome)
-
-    def _round_final(
-        self,
-        before: Before,
-        dice: dict[int, DieState],
-        copy: GameState | None,
-        launch: Launch,
-        result: FlickResult,
-        outcome: Outcome,
-    ) -> GameState:
-        """The finished round's last state: every die where the rules placed
-        it after the flick that ended the round (``dice``: their places
-        before it; ``copy``: the state before it, given when a die stopped
-        in a gateway, to be placed by the rules' own ``place_dice``)."""
-        if copy is not None:
-            if isinstance(launch.action, SiegeShot):
-                copy.physics.remove_siege_engine()  # as the rules' finish does
-            place_dice(copy, result)
-            return copy
-        pl = outcome.placement
-        assert pl is not None
-        for i in (*result.exited, *result.poses):
-            d = dice[i]
-            pose: DiePose | None = result.poses.get(i)
-            if i in pl.returned:
-                d.location, d.pose = Location.SUPPLY, None
-            elif i in pl.eliminated or pose is None:
-                d.location, d.pose = Location.ELIMINATED, None
-            else:
-                d.pose = pose
-                d.location = Location.COURTYARD if i in pl.scored else Location.BOARD
-        return GameState(
-            config=self.config,
-            physics=self.world,
-            round=before.round,
-            seats=before.seats,
-            dice=dice,
-        )
 
     def _views(self, state: GameState) -> list[DieView]:
         """The dice on the board or in a courtyard in ``state``, for drawing."""
