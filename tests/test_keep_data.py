@@ -280,3 +280,21 @@ def test_a_resume_refuses_a_file_that_grew_after_it_was_read(tmp_path: Path) -> 
     assert c.recorder is not None
     c.recorder.close()
     assert "after action 12" in line
+
+
+def test_a_rebuild_checks_the_bots_choices_against_the_file() -> None:
+    """The bots choose again before each of their recorded actions (their
+    generators must stand where they stood); the recorded bot, at the
+    recorded skill, chooses exactly what the file records, and a bot of
+    that name at another skill is said to differ (issue 22: the choice was
+    thrown away unchecked)."""
+    from warlords_sim.bots import make_bot
+    from warlords_sim.replay.rebuild import rebuild
+
+    replay = load_replay(GAME_2P)
+    assert replay.header.bots == ["aim", "aim"] and replay.header.skill == 0.7
+    same = rebuild(replay, 20, policies=[make_bot("aim", 0.7), make_bot("aim", 0.7)])
+    assert same.replayer.choices_differ == [] and not same.warnings
+    other = rebuild(replay, 20, policies=[make_bot("aim", 0.2), make_bot("aim", 0.2)])
+    assert other.replayer.choices_differ[:1] == [1]
+    assert any("the bots choose otherwise than the file records" in w for w in other.warnings)

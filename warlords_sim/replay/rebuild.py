@@ -347,9 +347,11 @@ class Replayer:
         board: the board (default: the header's, checked by SHA-256).
         force: replay even if the board's SHA-256 differs.
         policies: one per player (None for a human seat): each bot chooses
-            (and its choice is dropped) before each of its player's
-            recorded actions, so its random generator stands where it stood
-            when the game was recorded; needed to continue the game with bots.
+            before each of its player's recorded actions, so that its random
+            generator stands where it stood when the game was recorded
+            (needed to continue the game with bots); where a bot of the
+            recorded name chooses otherwise than the file records (its code,
+            its skill or the machine differ), :attr:`choices_differ` says so.
 
     Raises:
         ModelMismatch: the replay was made with another physics model or
@@ -398,6 +400,10 @@ class Replayer:
         #: claim did not (summary, dice, gone, player, index)
         self.mismatch: ClaimMismatch | None = None
         self._seats: tuple[int, ...] = ()  # the round's seats before the action in hand
+        #: actions (1-based) where a policy named as the recorded bot chose
+        #: otherwise than the file records: from there a game continued with
+        #: these policies is not the one the recording would have become
+        self.choices_differ: list[int] = []
 
     @property
     def target(self) -> Game | World:
@@ -436,7 +442,11 @@ class Replayer:
                     legal = self.game.legal_actions()
                     pol = self.policies[legal.player]
                     if pol is not None:
-                        pol.choose(self.game.state, legal, self.rngs[legal.player])
+                        # the bot chooses again, drawing what it drew when the game was
+                        # recorded; the recorded bot chooses the recorded action
+                        chosen = pol.choose(self.game.state, legal, self.rngs[legal.player])
+                        if pol.name == self.replay.header.bots[legal.player] and chosen != action:
+                            self.choices_differ.append(self.index + 1)
                 self._human_hand(line, acting)
                 outcome = self.game.apply(action)
         except IllegalActionError as e:
@@ -585,5 +595,12 @@ def rebuild(
         if not force:
             raise ReplayError(text + "; its digests hold, so --force continues from it anyway")
         out.warnings.append(text)
+    if rp.choices_differ:
+        first, k = rp.choices_differ[0], len(rp.choices_differ)
+        out.warnings.append(
+            f"{replay.path}: from action {first} the bots choose otherwise than the file "
+            f"records ({k} of their actions; their code, skill or this machine differ): the "
+            "game goes on from where the file stands, not as the recording would have"
+        )
     out.index = until
     return out
