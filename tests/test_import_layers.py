@@ -45,8 +45,11 @@ TIERS: tuple[frozenset[str], ...] = tuple(
 )
 #: Plain modules every layer may import: the package's version, the safe
 #: file readers (and their TOML scan), printing file text safely, the seat
-#: colours (no imports), the root error, the extras' names and the stop requests.
-SHARED = frozenset({"", "_files", "_toml", "_text", "colours", "errors", "extras", "stop"})
+#: colours (no imports), the root error, msgspec's messages taken apart, the
+#: extras' names and the stop requests.
+SHARED = frozenset(
+    {"", "_files", "_msgspec", "_toml", "_text", "colours", "errors", "extras", "stop"}
+)
 #: Third-party packages that only some layers may import.
 ONLY_IN: dict[str, frozenset[str]] = {
     "pyglet": frozenset({"gui"}),

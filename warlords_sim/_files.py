@@ -57,11 +57,13 @@ from warlords_sim._toml import long_dotted_key, long_integer
 from warlords_sim.errors import WarlordsError
 
 __all__ = [
+    "EXISTS_HINT",
     "MAX_DOTTED_PARTS",
     "MAX_INT_DIGITS",
     "MAX_JSON_DEPTH",
     "FileProblem",
     "LongNumber",
+    "exists_message",
     "find_long_number",
     "find_value",
     "open_regular",
@@ -73,6 +75,17 @@ __all__ = [
     "replace_text",
     "temp_sibling",
 ]
+
+#: What to do about an existing file; every refusal of one says it.
+EXISTS_HINT = "pass --force to overwrite it or pick another path"
+
+
+def exists_message(option: str, path: str | os.PathLike[str]) -> str:
+    """``OPTION PATH: the file already exists; pass --force ...`` (one line;
+    ``option`` "" for a path no option named)."""
+    name = f"{option} {os.fspath(path)}" if option else os.fspath(path)
+    return f"{name}: the file already exists; {EXISTS_HINT}"
+
 
 #: A dotted key (``a.b.c = 1``) or table name of more parts is refused.
 #: The shipped files use at most 3.

@@ -47,6 +47,7 @@ import msgspec
 import msgspec.inspect
 
 from warlords_sim._files import FileProblem, parse_toml, read_regular
+from warlords_sim._msgspec import field_problem, where_and_what
 from warlords_sim.errors import WarlordsError
 
 __all__ = [
@@ -1277,18 +1278,10 @@ def _explain_msgspec(msg: str, data: object = None) -> str:
     expected value spelled out for a fixed string such as ``format``). A
     bound of the schema broken (``Expected `int` <= 400``) is told with the
     bound's reason from the schema and the value ``data`` holds there."""
-    where = ""
-    if " - at `$" in msg:
-        msg, _, at = msg.partition(" - at `$")
-        where = at.rstrip("`").lstrip(".")
-    if msg.startswith("Object missing required field"):
-        name = msg.split("`")[1]
-        field = f"{where}.{name}" if where else name
-        return f"missing field {field}"
-    if msg.startswith("Object contains unknown field"):
-        name = msg.split("`")[1]
-        field = f"{where}.{name}" if where else name
-        return f"unknown field {field}"
+    problem = field_problem(msg)
+    if problem is not None:
+        return f"{problem[1]} {problem[0]}"
+    where, msg = where_and_what(msg)
     if msg.startswith("Invalid enum value") and where in ("format", "version"):
         expected = "'warlords-board'" if where == "format" else "1"
         got = msg.partition("value ")[2]

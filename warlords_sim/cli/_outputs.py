@@ -47,6 +47,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from warlords_sim._files import EXISTS_HINT, exists_message
 from warlords_sim.cli._common import echo, fail
 
 if TYPE_CHECKING:
@@ -66,15 +67,8 @@ __all__ = [
     "saving",
 ]
 
-#: What to do about an existing file; every refusal of one says it.
-EXISTS_HINT = "pass --force to overwrite it or pick another path"
 #: Environment variable that overrides the user's data directory (tests).
 DATA_ENV = "WARLORDS_SIM_DATA_DIR"
-
-
-def exists_message(option: str, path: str | os.PathLike[str]) -> str:
-    """``OPTION PATH: the file already exists; pass --force ...`` (one line)."""
-    return f"{option} {os.fspath(path)}: the file already exists; {EXISTS_HINT}"
 
 
 def check_output(

@@ -27,6 +27,7 @@ from typing import Any, Literal
 import msgspec
 
 from warlords_sim._files import FileProblem, parse_toml, read_regular
+from warlords_sim._msgspec import field_problem, where_and_what
 from warlords_sim.board import Board, BoardError, Crenelation, default_pins
 from warlords_sim.errors import WarlordsError
 from warlords_sim.physics.footprint import Polygon, die_footprint, square, what_overlaps
@@ -204,17 +205,10 @@ class _File(msgspec.Struct, forbid_unknown_fields=True):
 def _explain(msg: str) -> tuple[str, str]:
     """msgspec's ``Expected `int`, got `str` - at `$.scenario[2].flick.face```
     as (``"scenario[2].flick.face"``, ``"expected int, got str"``)."""
-    where = ""
-    if " - at `$" in msg:
-        msg, _, at = msg.partition(" - at `$")
-        where = at.rstrip("`").lstrip(".")
-    for head, what in (
-        ("Object missing required field", "missing field"),
-        ("Object contains unknown field", "unknown field"),
-    ):
-        if msg.startswith(head):
-            name = msg.split("`")[1]
-            return (f"{where}.{name}" if where else name), what
+    problem = field_problem(msg)
+    if problem is not None:
+        return problem
+    where, msg = where_and_what(msg)
     return where, (msg[0].lower() + msg[1:]).replace("`", "")
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import msgspec
 
+from warlords_sim._files import exists_message
 from warlords_sim.board import Board
 from warlords_sim.bots.policy import Policy
 from warlords_sim.bots.skill import SkillLevel
@@ -111,10 +112,7 @@ def branch(
         ReplayError: see :func:`rebuild`; ``new_path`` exists (unless ``overwrite``).
     """
     if Path(new_path).exists() and not overwrite:
-        raise ReplayError(
-            f"{new_path}: the file already exists; "
-            "pass --force to overwrite it or pick another path"
-        )
+        raise ReplayError(exists_message("", new_path))
     replay = _as_branched(replay, bots)
     rebuilt = rebuild(replay, until, policies=policies, board=board, force=force)
     h = replay.header

@@ -31,6 +31,7 @@ from warlords_sim._files import (
     parse_json,
     read_regular,
 )
+from warlords_sim._msgspec import field_problem, where_and_what
 from warlords_sim.bots import BOTS, SKILL_LEVELS
 from warlords_sim.bots.skill import EXACT, HAND_CHOICES
 from warlords_sim.physics import MODEL_VERSION
@@ -197,18 +198,10 @@ def _plain_type(kind: Any) -> Any:
 def _explain(msg: str, obj: Any = None) -> str:
     """msgspec's message as ``field `a.b`: expected ..., got ...`` (for a
     broken bound, such as ``expected int >= 0``, the value ``obj`` holds there)."""
-    where = ""
-    if " - at `$" in msg:
-        msg, _, at = msg.partition(" - at `$")
-        where = at.rstrip("`").lstrip(".")
-    if msg.startswith("Object missing required field"):
-        name = msg.split("`")[1]
-        full = f"{where}.{name}" if where else name
-        return f"missing field `{full}`"
-    if msg.startswith("Object contains unknown field"):
-        name = msg.split("`")[1]
-        full = f"{where}.{name}" if where else name
-        return f"unknown field `{full}`"
+    problem = field_problem(msg)
+    if problem is not None:
+        return f"{problem[1]} `{problem[0]}`"
+    where, msg = where_and_what(msg)
     if msg.startswith("Invalid value") and where.endswith("type"):
         return f"field `{where}`: unknown action type {clip(msg.split(' ', 2)[2])}"
     if msg.startswith("Invalid enum value") and where:

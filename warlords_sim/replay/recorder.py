@@ -43,7 +43,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
-from warlords_sim._files import temp_sibling
+from warlords_sim._files import exists_message, temp_sibling
 from warlords_sim.board import BOARDS_DIR, Board
 from warlords_sim.bots.skill import EXACT, HandSpec, SkillLevel, SkillName, as_skill
 from warlords_sim.physics import FlickResult, World
@@ -290,9 +290,7 @@ class Recorder:
             else:
                 fh = open(p, "xb", buffering=0)  # noqa: SIM115 (kept open while recording)
         except FileExistsError:
-            raise ReplayError(
-                f"{p}: the file already exists; pass --force to overwrite it or pick another path"
-            ) from None
+            raise ReplayError(exists_message("", p)) from None
         except OSError as e:
             raise ReplayError(f"{target}: cannot write the replay: {e.strerror or e}") from e
         _lock(fh, target)

@@ -22,6 +22,7 @@ from typing import Literal
 import msgspec
 
 from warlords_sim._files import FileProblem, parse_toml, read_regular
+from warlords_sim._msgspec import where_and_what
 from warlords_sim.rules.errors import HouseRulesError
 
 __all__ = ["HouseRules", "WallVariant", "load_house_rules"]
@@ -165,8 +166,7 @@ def _explain(msg: str) -> str:
     """Turn msgspec's ``Expected `int`, got `str` - at `$.rounds``` into
     ``field `rounds`: expected int, got str``."""
     if " - at `$" in msg:
-        what, _, where = msg.partition(" - at `$")
-        field = where.rstrip("`").lstrip(".")
+        field, what = where_and_what(msg)
         what = what.replace("`", "")
         if what.startswith("Invalid enum value"):
             allowed = _allowed(field)
