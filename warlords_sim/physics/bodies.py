@@ -95,7 +95,7 @@ class DieBody:
     floor: float = 0.0  # height of what it stands on, mm
     flight: InFlight | None = None
     awake: bool = False
-    cocked: bool = False  # decided when it comes to rest (World's decide_cocked)
+    cocked: bool = False  # decided when it comes to rest (settle.Settling.decide_cocked)
     lean: tuple[float, float] | None = None  # direction it tipped against something
     roll: Rolling | None = None  # pivoting over an edge
     ledge: OnLedge | None = None  # sliding off the ledge it was flicked from

@@ -586,9 +586,10 @@ class DieMotion:
         hops off the edge as Newton's laws have it. A turn too slow to lift
         the centre by :data:`ROCK_LIFT_MM` is not followed (the die stays
         flat); if something stands where it would land it leans on it
-        instead (:meth:`_decide_cocked`). ``slide`` (mm/s) is how fast the
-        edge it pivots on slides over the floor (default: the die's
-        velocity); friction slows it, and it may turn the die faster."""
+        instead (:meth:`~warlords_sim.physics.settle.Settling.decide_cocked`).
+        ``slide`` (mm/s) is how fast the edge it pivots on slides over the
+        floor (default: the die's velocity); friction slows it, and it may
+        turn the die faster."""
         if omega < self.rock_rate:
             return
         ux, uy = tumble.roll_axis(float(d.body.angle), dx, dy)
