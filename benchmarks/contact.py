@@ -304,11 +304,11 @@ class _LandingSpy:
     handed (orientation, velocity, spin) and what the model made of them."""
 
     def __init__(self, world: object) -> None:
-        self.model = world._landing  # type: ignore[attr-defined]
+        self.model = world._motion.landing  # type: ignore[attr-defined]
         self.model_name = type(self.model).__name__
         self.states: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self.landings: list[Landing] = []
-        world._landing = self  # type: ignore[attr-defined]
+        world._motion.landing = self  # type: ignore[attr-defined]
 
     def land(self, v: np.ndarray, omega: np.ndarray, r: np.ndarray, bounces: int) -> Landing:
         self.states.append((r.copy(), v.copy(), omega.copy()))

@@ -200,7 +200,7 @@ def main() -> None:
             if i >= 30:  # warm-up frames excluded
                 wall[old].append((t1 - t0) * 1000.0)
                 cpu[old].append((p1 - p0) * 1000.0)
-                moving.append(len(world._active))
+                moving.append(len(world._ws.active))
                 skipped += not drew
         p95 = _pct(cpu[False], 95)
         print(

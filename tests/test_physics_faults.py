@@ -16,13 +16,14 @@ exact rest orientation, and cocked only beside something.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
 
 from warlords_sim.board import Board, load_board
 from warlords_sim.bots import make_bot, play_game
-from warlords_sim.physics import EventKind, Flick, LaunchKind, RegionKind, World
+from warlords_sim.physics import EventKind, Flick, LaunchKind, RegionKind, World, overlap
 from warlords_sim.physics.orientation import ROTATIONS, face_up, rotation_z
 from warlords_sim.physics.regions import footprint
 from warlords_sim.physics.tumble import lay_flat
@@ -66,7 +67,7 @@ def test_a_die_that_tipped_against_a_pin_and_slid_away_is_not_cocked(board: Boar
     gap = board.pin.radius_mm + board.die.size_mm / 2.0 + 2.0
     w.add_die(1, px + gap, py)
     w.begin_flick(Flick(1, (900.0, 0.0)))
-    w._trip(w._dice[1], -1.0, 0.0, 800.0)  # blocked by the pin: it tips against it
+    w._motion.trip(w._dice[1], -1.0, 0.0, 800.0)  # blocked by the pin: it tips against it
     assert w._dice[1].lean is not None
     w.run_until_settled()
     pose = w.pose(1)
@@ -86,7 +87,7 @@ def test_a_die_leaning_on_a_pin_stays_cocked_until_the_pin_is_pulled(board: Boar
     w.add_die(1, px + gap, py, face=4)
     w.add_die(2, 0.0, -150.0)
     w.begin_flick(Flick(2, (0.0, 300.0)))  # something else moves meanwhile
-    w._trip(w._dice[1], -1.0, 0.0, 800.0)
+    w._motion.trip(w._dice[1], -1.0, 0.0, 800.0)
     w._dice[1].body.velocity = (0.0, 0.0)
     w.run_until_settled()
     assert w.pose(1).cocked
@@ -246,8 +247,8 @@ def test_a_die_laid_flat_beside_a_wall_is_not_inside_it(board: Board) -> None:
     # square to the board axes, i.e. the footprint turns 30 degrees at once
     c, s = math.cos(math.radians(40.0)), math.sin(math.radians(40.0))
     tilt = np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
-    w._lay_flat(d, rotation_z(yaw) @ tilt, np.zeros(3), 0.0)
-    w._wake(d)
+    w._motion.lay_flat(d, rotation_z(yaw) @ tilt, np.zeros(3), 0.0)
+    w._ws.wake(d)
     w.run_until_settled()
     pose = w.pose(1)
     corners = footprint(pose.x, pose.y, pose.angle, board.die.size_mm)
@@ -537,24 +538,24 @@ def _set_down(
     board: Board, monkeypatch: pytest.MonkeyPatch, exits: tuple[tuple[float, float], ...]
 ) -> tuple[tuple[float, float], int]:
     """Die 9 of :func:`wedge_case` put where the siege shot left it wedged,
-    with dice at ``exits``, then set down (``World._clear_overlap``): where it
+    with dice at ``exits``, then set down (``overlap.clear_overlap``): where it
     ends and how many straight paths the search tried."""
     w, _ = wedge_case(board)
     for k, (x, y) in enumerate(exits):
         w.add_die(20 + k, x, y)
     d = w._dice[9]
-    w._put(d, *_WEDGED_AT)
-    assert w._deepest_overlap(d)[0] > 5.0  # wedged into the wall
+    w._ws.put(d, *_WEDGED_AT)
+    assert overlap.deepest_overlap(w._ws, d)[0] > 5.0  # wedged into the wall
     paths = [0]
-    real_path = World._path_blocked
+    real_path = overlap.path_blocked
 
-    def count_path(self: World, *args: object) -> bool:
+    def count_path(*args: Any) -> bool:
         paths[0] += 1
-        return real_path(self, *args)  # type: ignore[arg-type]
+        return real_path(*args)
 
-    monkeypatch.setattr(World, "_path_blocked", count_path)
-    w._clear_overlap(d)
-    monkeypatch.setattr(World, "_path_blocked", real_path)
+    monkeypatch.setattr(overlap, "path_blocked", count_path)
+    overlap.clear_overlap(w._ws, d)
+    monkeypatch.setattr(overlap, "path_blocked", real_path)
     x, y = d.body.position
     return (float(x), float(y)), paths[0]
 
@@ -569,7 +570,7 @@ def test_a_die_wedged_with_no_way_out_is_not_searched_for_across_the_board(
     to the board's edge: 360,000 paths and seconds of CPU each time, found
     by the search bot, whose decision took 21 s. Now it looks within
     ``SETDOWN_REACH`` die sizes (rings of 1 mm), as the docstring of
-    ``World._clear_overlap`` says.
+    ``overlap.clear_overlap`` says.
 
     Since model 2.5d-8's ``Support.on_top`` the shot lands on the wall's
     top instead, so the wedge is set up directly: the die where the shot
@@ -578,16 +579,14 @@ def test_a_die_wedged_with_no_way_out_is_not_searched_for_across_the_board(
     and 4 s of CPU with the whole board as its reach) and leaves the die
     where it is; with the ways open, it finds the place the whole board's
     search finds (the bound changes nothing where a place lies within it)."""
-    from warlords_sim.physics import world as world_mod
-
-    reach = int(world_mod.SETDOWN_REACH * board.die.size_mm)
+    reach = int(overlap.SETDOWN_REACH * board.die.size_mm)
     most = sum(max(8, int(2.0 * math.pi * r)) for r in range(1, reach + 1))
     (x, y), tried = _set_down(board, monkeypatch, _WEDGE_EXITS)
     assert 0 < tried <= most  # the set-down search ran, within its reach
     assert tried < 4_000  # 359,835 before
     assert math.hypot(x - _WEDGED_AT[0], y - _WEDGED_AT[1]) < 0.5  # left where it is
     bounded = _set_down(board, monkeypatch, ())
-    monkeypatch.setattr(world_mod, "SETDOWN_REACH", 40.0)  # the whole board
+    monkeypatch.setattr(overlap, "SETDOWN_REACH", 40.0)  # the whole board
     assert bounded == _set_down(board, monkeypatch, ())
     assert bounded[1] > 0  # it searched, and found a place within its reach
 

@@ -171,8 +171,8 @@ def test_a_pivot_begun_after_a_step_is_stepped_once_a_step() -> None:
             pivoted = True
             # the body is sent from where it is to where one pivot step takes it
             x, y = w._dice[0].body.position
-            nx, ny = w._roll_target(ro, ro.next)
-            sx, sy = w._roll_target(ro, ro.state)
+            nx, ny = w._motion.roll_target(ro, ro.next)
+            sx, sy = w._motion.roll_target(ro, ro.state)
             step = math.hypot(nx - sx, ny - sy)
             ahead = math.hypot(nx - x, ny - y)
             assert ahead <= step + 1e-9, f"sent {ahead:.2f} mm where the pivot moves {step:.2f}"

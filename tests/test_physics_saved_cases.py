@@ -301,7 +301,7 @@ def test_the_900_launch_lands_its_rounded_die_with_stronges_impact(board: Board)
     w = World(board)
     begin = flick_start(board, w, None, (0, 2), LaunchKind.HIGH, (0.0, 900.0))
     fl = Flick(1, (0.0, 900.0), 0.0, LaunchKind.HIGH, begin.start, begin.height_mm, 0.0)
-    model = w._landing
+    model = w._motion.landing
     seen: list[tuple[float, np.ndarray, np.ndarray, np.ndarray, object]] = []
 
     class Spy:
@@ -313,7 +313,7 @@ def test_the_900_launch_lands_its_rounded_die_with_stronges_impact(board: Board)
                 seen.append((zc, v.copy(), omega.copy(), r.copy(), out))
             return out
 
-    w._landing = Spy()  # type: ignore[assignment]
+    w._motion.landing = Spy()  # type: ignore[assignment]
     w.flick(fl, face=1)
     zc, v, omega, r, out = seen[0]
     die = board.die
@@ -354,7 +354,7 @@ def test_an_interrupt_inside_a_collision_callback_is_not_swallowed() -> None:
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
 
-    w._on_begin = interrupted  # type: ignore[method-assign]
+    w._collisions.on_begin = interrupted  # type: ignore[method-assign]
     w.begin_flick(Flick(1, (0.0, 900.0)))
     with pytest.raises(KeyboardInterrupt):
         for _ in range(400):

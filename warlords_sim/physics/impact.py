@@ -125,7 +125,7 @@ class RoundedLanding:
     (:func:`die_inertia`). No landing creates energy. The bouncing ends when
     a bounce leaves less than :data:`REST_BOUNCE_SPEED` upwards, or after
     :data:`MAX_BOUNCES`; the die then pivots on from its edge
-    (:meth:`~warlords_sim.physics.world.World._lay_flat`).
+    (:meth:`~warlords_sim.physics.motion.DieMotion.lay_flat`).
 
     (It replaced :mod:`~warlords_sim.physics.sharp_impact`'s sharp corner
     and Newton restitution in model 2.5d-9: there the 900 mm/s high
@@ -182,7 +182,7 @@ class RoundedLanding:
         cz = float(v[2]) + float(omega[0] * contact[1] - omega[1] * contact[0])
         # both the point that struck and the centre leave the floor this
         # slowly (they would rise under 0.2 mm): the bouncing is over and
-        # the die pivots on its edge from here (World._lay_flat), as
+        # the die pivots on its edge from here (DieMotion.lay_flat), as
         # dynamics. Not the centre's alone: a corner's impact leaves a
         # tumbling die's centre still falling while the corner springs up
         # and the die turns onto its next corner, a new impact (2.5d-9 took

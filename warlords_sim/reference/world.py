@@ -54,27 +54,16 @@ Contract
 from __future__ import annotations
 
 import copy
-import hashlib
 import math
-import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
 from numpy.typing import NDArray
 
 from warlords_sim.board import Board, Rect
-from warlords_sim.physics.checks import (
-    check_castle_seats,
-    check_new_pin,
-    check_pin_holes,
-    check_point,
-    check_siege_place,
-    die_id_problem,
-    nearest_free,
-    validate_flick,
-)
-from warlords_sim.physics.footprint import Polygon, die_footprint, square, what_overlaps
+from warlords_sim.physics.digest import ReferenceRecord, reference_digest
+from warlords_sim.physics.footprint import Polygon, die_footprint, square
 from warlords_sim.physics.linalg3 import matmul
 from warlords_sim.physics.orientation import face_up, orientation_index, snap_flat, with_face_up
 from warlords_sim.physics.regions import classify
@@ -86,6 +75,7 @@ from warlords_sim.physics.types import (
     LaunchKind,
 )
 from warlords_sim.physics.world import WorldError
+from warlords_sim.physics.world_base import WorldBase
 from warlords_sim.reference.calibrate import CalibrationError, ContactDamping, calibrate_board
 from warlords_sim.reference.run import FlickRun, StepHook
 from warlords_sim.reference.scene import Built, LaunchLedge, build_scene, static_walls
@@ -102,7 +92,7 @@ LEDGE_TOLERANCE_MM = 0.5
 """A wall or engine top within this of a launch's height (mm) is its ledge."""
 
 
-class ReferenceWorld:
+class ReferenceWorld(WorldBase[RestingDie]):
     """The board, its pins and dice simulated in 3D with MuJoCo.
 
     Args:
@@ -130,11 +120,8 @@ class ReferenceWorld:
         timestep: float | None = None,
         solver: Solver = SOLVER,
     ) -> None:
-        self.board = board
+        super().__init__(board, castle_seats, side_walls)
         self._poses: dict[int, DiePose] = {}
-        self.castle_seats: tuple[int, ...] = ()
-        self.side_walls = side_walls
-        self.set_walls(castle_seats, side_walls)
         self.contact = self._calibrate(board, timestep, solver)
         self.time = 0.0
         self.steps = 0
@@ -164,79 +151,25 @@ class ReferenceWorld:
         """The physics timestep in use, s."""
         return self.contact.timestep
 
-    # ------------------------------------------------------------- walls
+    # ------------------------------------- walls, pins, engine (WorldBase)
 
-    def set_walls(self, castle_seats: Sequence[int], side_walls: bool) -> None:
-        """Change which castles stand and whether the side walls stand.
-
-        Raises:
-            WorldError: a seat not in 0..3, or a seat given twice.
-        """
-        seats = check_castle_seats(self.board, castle_seats)
-        self.castle_seats = seats
-        self.side_walls = side_walls
+    def _walls_changed(self) -> None:
         self._poses.clear()
 
-    # -------------------------------------------------------------- pins
-
-    @property
-    def pins(self) -> tuple[int, ...]:
-        """Hole indices (into ``board.holes``) holding a pin, sorted."""
-        return tuple(sorted(self._pins))
-
-    def add_pin(self, hole: int) -> None:
-        """Put a pin in hole ``hole``.
-
-        Raises:
-            WorldError: no such hole, or the hole already holds a pin.
-        """
-        check_new_pin(self.board, hole, self._pins)
+    def _put_pin(self, hole: int) -> None:
         self._pins.add(hole)
 
-    def remove_pin(self, hole: int) -> None:
-        """Pull the pin out of hole ``hole`` (a die leaning on it falls at
-        the next flick).
-
-        Raises:
-            WorldError: the hole holds no pin.
-        """
-        if hole not in self._pins:
-            raise WorldError(f"hole {hole} holds no pin")
+    def _take_pin(self, hole: int) -> None:
+        """A die leaning on the pin falls at the next flick."""
         self._pins.discard(hole)
 
-    def set_pins(self, holes: Iterable[int]) -> None:
-        """Replace all pins by pins in ``holes``.
+    def _replace_pins(self, holes: list[int]) -> None:
+        self._pins = set(holes)
 
-        Raises:
-            WorldError: a hole out of range or given twice (nothing changed).
-        """
-        wanted = check_pin_holes(self.board, holes)
-        self._pins = set(wanted)
-
-    # ------------------------------------------------------ siege engine
-
-    @property
-    def siege_engine(self) -> tuple[float, float] | None:
-        """Centre (mm) of the placed siege engine, or None."""
-        return self._engine_xy
-
-    def place_siege_engine(self, x: float, y: float) -> None:
-        """Place the siege engine (a square block) centred at (x, y) mm.
-
-        Raises:
-            WorldError: the place is not finite, the engine would stick out
-                of the board, or it would overlap a wall or a pin (the
-                message names which; find a place with :meth:`free_spot_near`).
-                Dice are not checked: the rules place it where the die shot
-                from it lay.
-        """
-        # walls and pins only: the rules place it where the shot die lies
-        # (picked up for the shot); the old place is not in the way
-        check_siege_place(self.board, x, y, self.castle_seats, self.side_walls, self._pins)
+    def _put_engine(self, x: float, y: float) -> None:
         self._engine_xy = (x, y)
 
-    def remove_siege_engine(self) -> None:
-        """Take the siege engine off the board (no-op if not placed)."""
+    def _take_engine(self) -> None:
         self._engine_xy = None
 
     # --------------------------------------------------------- footprints
@@ -244,62 +177,21 @@ class ReferenceWorld:
     def _die_footprint(self, s: RestingDie, shrink: float = 0.0) -> Polygon:
         return die_footprint(self.board.die.sides_mm, s.x, s.y, s.rotation, shrink)
 
-    def _blocker(
-        self,
-        poly: Polygon,
-        exclude_die: int | None = None,
-        dice: bool = True,
-        engine: bool = True,
-    ) -> str | None:
-        """What the footprint ``poly`` overlaps: a wall, a pin, the engine, a
-        die (:func:`~warlords_sim.physics.footprint.what_overlaps`)."""
-        feet = (
-            {i: self._die_footprint(s) for i, s in self._dice.items() if i != exclude_die}
-            if dice
-            else {}
-        )
-        return what_overlaps(
-            poly,
-            self.board,
-            self.castle_seats,
-            self.side_walls,
-            self._pins,
-            self._engine_xy if engine else None,
-            feet,
-        )
+    def _feet(self, exclude_die: int | None = None) -> dict[int, Polygon]:
+        """The footprints of the dice but ``exclude_die``, by id."""
+        return {i: self._die_footprint(s) for i, s in self._dice.items() if i != exclude_die}
 
-    def free_spot_near(
-        self, x: float, y: float, width: float, exclude_die: int | None = None
-    ) -> tuple[float, float]:
-        """The free place nearest to (x, y) for a ``width`` mm square (the siege engine).
+    def _clear_test(self, width: float, exclude_die: int | None) -> Callable[[float, float], bool]:
+        """Free: the square overlaps no wall, pin, engine or die but
+        ``exclude_die`` (:func:`~warlords_sim.physics.footprint.what_overlaps`)."""
+        feet = self._feet(exclude_die)
 
-        Free: on the board, touching no wall, pin or die (moats do not
-        count; rulebook, The Siege Engine). Searched on rings of 2 mm steps,
-        as the 2.5D world does.
+        def clear(px: float, py: float) -> bool:
+            return self._overlapped(square(px, py, 0.0, width), feet) is None
 
-        Raises:
-            WorldError: the point is not finite, the width not positive, or
-                no free place within the board.
-        """
-        if not (math.isfinite(x) and math.isfinite(y)):
-            raise WorldError(f"free_spot_near needs a finite point, got ({x}, {y})")
-        if not (math.isfinite(width) and width > 0.0):
-            raise WorldError(f"free_spot_near needs a positive width in mm, got {width}")
-        half = self.board.half_size_mm - width / 2.0
-
-        def free(px: float, py: float) -> bool:
-            if abs(px) > half or abs(py) > half:
-                return False
-            return self._blocker(square(px, py, 0.0, width), exclude_die) is None
-
-        return nearest_free(x, y, self.board.size_mm, free)
+        return clear
 
     # -------------------------------------------------------------- dice
-
-    @property
-    def dice(self) -> tuple[int, ...]:
-        """Ids of the dice in the world, sorted."""
-        return tuple(sorted(self._dice))
 
     def _flat_state(self, x: float, y: float, r: NDArray[np.float64]) -> RestingDie:
         return RestingDie(x, y, half_height(r, self.board.die.sides_mm), mat_to_quat(r))
@@ -314,28 +206,15 @@ class ReferenceWorld:
                 a wall, pin, die or the siege engine there (by more than 0.1 mm).
             ValueError: face not in 1..6.
         """
-        problem = die_id_problem(die)
-        if problem is not None:
-            raise WorldError(problem)
-        if die in self._dice:
-            raise WorldError(f"die {die} is already in the world")
-        self._check_point(x, y, "die position")
-        if not math.isfinite(angle):
-            raise WorldError(f"die angle must be a finite number of radians, got {angle}")
+        self._check_new_die(die, x, y, angle)
         state = self._flat_state(x, y, matmul(rz(angle), with_face_up(face)))
-        blocker = self._blocker(self._die_footprint(state, 0.1))
+        blocker = self._overlapped(self._die_footprint(state, 0.1), self._feet())
         if blocker is not None:
             raise WorldError(f"a die at ({x:g}, {y:g}) mm would overlap {blocker}")
         self._dice[die] = state
 
-    def remove_die(self, die: int) -> None:
-        """Take die ``die`` out of the world (a die resting on it falls at
-        the next flick).
-
-        Raises:
-            WorldError: no such die.
-        """
-        self._get(die)
+    def _take_die(self, die: int) -> None:
+        """A die resting on it falls at the next flick."""
         del self._dice[die]
         self._poses.clear()
 
@@ -348,10 +227,7 @@ class ReferenceWorld:
         Raises:
             WorldError: no such die, a place off the board, a non-finite angle.
         """
-        s = self._get(die)
-        self._check_point(x, y, "die position")
-        if angle is not None and not math.isfinite(angle):
-            raise WorldError(f"die angle must be a finite number of radians, got {angle}")
+        s = self._check_move(die, x, y, angle)
         r = s.rotation
         yaw = yaw_of(r)
         rel = snap_flat(matmul(rz(-yaw), r))
@@ -410,25 +286,7 @@ class ReferenceWorld:
         """
         return self._get(die).z
 
-    def _get(self, die: int) -> RestingDie:
-        s = self._dice.get(die)
-        if s is None:
-            raise WorldError(f"no die {die} in the world")
-        return s
-
-    def _check_point(self, x: float, y: float, what: str) -> None:
-        check_point(self.board, x, y, what)
-
     # ------------------------------------------------------------ flicks
-
-    def validate(self, flick: Flick) -> None:
-        """Check a flick's inputs: the same checks as the 2.5D world
-        (:func:`~warlords_sim.physics.checks.validate_flick`).
-
-        Raises:
-            FlickError: see there.
-        """
-        validate_flick(flick, self.board, flick.die in self._dice, self._engine_xy is not None)
 
     def _launch_state(self, flick: Flick, face: int | None) -> RestingDie:
         """Where and how the flicked die starts."""
@@ -589,16 +447,13 @@ class ReferenceWorld:
         """SHA-256 (hex) of the state: every die's id, centre and orientation
         quaternion (the exact float64 bits) and support flag; the pins; the
         siege engine; the walls in force."""
-        h = hashlib.sha256(b"reference")
-        for i in sorted(self._dice):
-            s = self._dice[i]
-            h.update(struct.pack("<q3d4d?", i, s.x, s.y, s.z, *s.quat, s.on_die))
-        pins = sorted(self._pins)
-        h.update(struct.pack(f"<{len(pins)}q", *pins))
-        if self._engine_xy is not None:
-            h.update(struct.pack("<dd", *self._engine_xy))
-        h.update(struct.pack(f"<?{len(self.castle_seats)}q", self.side_walls, *self.castle_seats))
-        return h.hexdigest()
+        dice = [
+            ReferenceRecord(i, s.x, s.y, s.z, s.quat, s.on_die)
+            for i, s in sorted(self._dice.items())
+        ]
+        return reference_digest(
+            dice, self._pins, self._engine_xy, self.side_walls, self.castle_seats
+        )
 
     def copy(self) -> ReferenceWorld:
         """An independent copy (the board and the calibration are shared,

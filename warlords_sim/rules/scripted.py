@@ -32,7 +32,9 @@ from warlords_sim.physics.types import (
     FlickResult,
     LaunchKind,
     RegionKind,
+    WorldError,
 )
+from warlords_sim.physics.world_base import WorldBase, check_spot_request
 
 __all__ = ["FLICKED", "Landing", "RandomPhysics", "ScriptedPhysics"]
 
@@ -68,8 +70,16 @@ class _Die:
     cocked: bool = False
 
 
-class ScriptedPhysics:
-    """A fake world: dice, pins, walls and a script of landings (mm, board frame)."""
+class ScriptedPhysics(WorldBase[_Die]):
+    """A fake world: dice, pins, walls and a script of landings (mm, board frame).
+
+    The dice's bookkeeping, the pins, the siege engine and the checks of
+    their inputs are the worlds' own (:class:`~warlords_sim.physics.world_base.WorldBase`):
+    a request the 2.5D world refuses with a
+    :class:`~warlords_sim.physics.types.WorldError` is refused here with the
+    same error. A die is added without looking at what it would overlap
+    (a script puts dice where it likes), and flicks are not checked.
+    """
 
     def __init__(
         self,
@@ -78,72 +88,68 @@ class ScriptedPhysics:
         castle_seats: Sequence[int] = (0, 1, 2, 3),
         side_walls: bool = False,
     ) -> None:
-        self.board = board
-        self.castle_seats = tuple(sorted(castle_seats))
-        self.side_walls = side_walls
+        super().__init__(board, castle_seats, side_walls)
         self.script: deque[Landing] = deque(script)
         self._dice: dict[int, _Die] = {}
         self._pins: set[int] = set()
-        self.engine: tuple[float, float] | None = None
+        self._engine_xy: tuple[float, float] | None = None
         self.flicks: list[Flick] = []
 
     # ----------------------------------------------------------- protocol
 
     @property
-    def pins(self) -> tuple[int, ...]:
-        return tuple(sorted(self._pins))
-
-    @property
-    def dice(self) -> tuple[int, ...]:
-        return tuple(sorted(self._dice))
+    def engine(self) -> tuple[float, float] | None:
+        """Centre (mm) of the placed siege engine, or None (:attr:`siege_engine`)."""
+        return self._engine_xy
 
     def push(self, *landings: Landing) -> None:
         """Append landings to the script."""
         self.script.extend(landings)
 
-    def set_walls(self, castle_seats: Sequence[int], side_walls: bool) -> None:
-        self.castle_seats = tuple(sorted(castle_seats))
-        self.side_walls = side_walls
-
-    def set_pins(self, holes: Iterable[int]) -> None:
-        self._pins = set()
-        for h in holes:
-            self.add_pin(h)
-
-    def add_pin(self, hole: int) -> None:
-        if not 0 <= hole < len(self.board.holes) or hole in self._pins:
-            raise ValueError(f"cannot add a pin to hole {hole}")
+    def _put_pin(self, hole: int) -> None:
         self._pins.add(hole)
 
-    def remove_pin(self, hole: int) -> None:
-        if hole not in self._pins:
-            raise ValueError(f"hole {hole} holds no pin")
+    def _take_pin(self, hole: int) -> None:
         self._pins.remove(hole)
 
+    def _replace_pins(self, holes: list[int]) -> None:
+        self._pins = set(holes)
+
+    def _put_engine(self, x: float, y: float) -> None:
+        self._engine_xy = (x, y)
+
+    def _take_engine(self) -> None:
+        self._engine_xy = None
+
     def add_die(self, die: int, x: float, y: float, face: int = 1, angle: float = 0.0) -> None:
-        if die in self._dice:
-            raise ValueError(f"die {die} is already in the world")
+        """Put die ``die`` at (x, y) mm with ``face`` up, turned ``angle`` rad.
+
+        Raises:
+            WorldError: a bad or taken id, a place off the board, an angle
+                not finite (what it overlaps is not looked at).
+        """
+        self._check_new_die(die, x, y, angle)
         self._dice[die] = _Die(x, y, angle, face)
 
-    def remove_die(self, die: int) -> None:
+    def _take_die(self, die: int) -> None:
         del self._dice[die]
 
     def move_die(self, die: int, x: float, y: float, angle: float | None = None) -> None:
-        d = self._dice[die]
+        """Set die ``die`` down at (x, y) mm, not cocked.
+
+        Raises:
+            WorldError: no such die, a place off the board, an angle not finite.
+        """
+        d = self._check_move(die, x, y, angle)
         d.x, d.y, d.cocked = x, y, False
         if angle is not None:
             d.angle = angle
 
     def pose(self, die: int) -> DiePose:
-        d = self._dice[die]
+        """Die ``die``'s pose (WorldError: no such die)."""
+        d = self._get(die)
         region = classify(self.board, d.x, d.y, d.angle, self.castle_seats)
         return DiePose(die, d.x, d.y, d.angle, d.face, 0, region, d.cocked)
-
-    def place_siege_engine(self, x: float, y: float) -> None:
-        self.engine = (x, y)
-
-    def remove_siege_engine(self) -> None:
-        self.engine = None
 
     def copy(self) -> ScriptedPhysics:
         return copy.deepcopy(self)
@@ -167,15 +173,26 @@ class ScriptedPhysics:
         for i, d in self._dice.items():
             if i != exclude and abs(d.x - x) < reach and abs(d.y - y) < reach:
                 return False
-        if self.engine is not None:
+        if self._engine_xy is not None:
             ew = self.board.siege_engine.width_mm / 2.0
-            if abs(self.engine[0] - x) < h + ew and abs(self.engine[1] - y) < h + ew:
+            ex, ey = self._engine_xy
+            if abs(ex - x) < h + ew and abs(ey - y) < h + ew:
                 return False
         return True
 
     def free_spot_near(
         self, x: float, y: float, width: float, exclude_die: int | None = None
     ) -> tuple[float, float]:
+        """The free place nearest (x, y) for a ``width`` mm square, by a
+        search of its own (not the worlds' :func:`~warlords_sim.physics.checks.nearest_free`:
+        rings 2 mm apart, no bisection, bounding squares for dice; the
+        golden tests' siege engines stand where it puts them).
+
+        Raises:
+            WorldError: the point not finite, the width not positive, or no
+                free place on the board.
+        """
+        check_spot_request(x, y, width)
         if self._free(x, y, width, exclude_die):
             return (x, y)
         for ring in range(1, int(self.board.size_mm / 2.0) + 1):
@@ -186,7 +203,7 @@ class ScriptedPhysics:
                 px, py = x + radius * math.cos(a), y + radius * math.sin(a)
                 if self._free(px, py, width, exclude_die):
                     return (px, py)
-        raise ValueError("no free place on the board")
+        raise WorldError("no free place on the board")
 
     # -------------------------------------------------------------- flick
 
