@@ -351,6 +351,59 @@ def test_a_connection_that_never_says_hello_is_closed_and_the_seat_stays_free() 
     assert not t.is_alive() and host.ended == "the test is over"
 
 
+def test_a_spectator_that_never_reads_cannot_freeze_the_game(tmp_path: Path) -> None:
+    """Saved case (issue 21's hostile run): a spectator, no token needed,
+    sent 3000 ``sync`` and read nothing; the host answered each under the
+    game lock and waited on its full send buffer, and for 200+ s nobody
+    could join or act. Now each connection has its own outlet: the players
+    join and play at once, and the reader-less client is dropped when its
+    backlog passes the limit."""
+    import os
+    import socket
+    import struct
+
+    from warlords_sim import __version__
+    from warlords_sim.physics import MODEL_VERSION
+
+    def frame(data: bytes) -> bytes:
+        mask = os.urandom(4)
+        head = struct.pack("!BBH", 0x81, 0x80 | 126, len(data)) if len(data) > 125 else \
+            struct.pack("!BB", 0x81, 0x80 | len(data))  # fmt: skip
+        return head + mask + bytes(c ^ mask[i % 4] for i, c in enumerate(data))
+
+    h = start_host(tmp_path, "--hand", "exact")
+    host, port = h.url.removeprefix("ws://").rsplit(":", 1)
+    with processes(h.proc):
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.connect((host, int(port)))
+        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                  b"Sec-WebSocket-Version: 13\r\n\r\n")  # fmt: skip
+        hello = json.dumps({"type": "hello", "protocol": 1, "model": MODEL_VERSION,
+                            "package": __version__})  # fmt: skip
+        s.sendall(frame(hello.encode()))
+        s.setblocking(False)
+        sent = 0
+        try:
+            for _ in range(3000):
+                s.send(frame(b'{"type":"sync"}'))
+                sent += 1
+        except BlockingIOError:
+            pass
+        try:
+            assert sent > 100
+            t0 = time.monotonic()
+            p0 = Raw(h.url, token=h.tokens[0])
+            assert p0.until("seat", 15)["player"] == 0
+            p0.send({"type": "act", "action": _flick()})
+            assert p0.until("line", 15)["line"]["index"] == 1
+            assert time.monotonic() - t0 < 15
+            p0.close()
+        finally:
+            s.close()
+
+
 def test_the_protocol_decoder_refuses_what_is_not_a_client_message() -> None:
     """Unit level: each of these is a ProtocolError naming the place."""
     for text in (

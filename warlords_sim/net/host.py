@@ -72,6 +72,60 @@ __all__ = ["HELLO_TIMEOUT", "Host", "HostController", "Seat", "new_tokens"]
 
 #: Seconds a new connection has to send its ``hello``.
 HELLO_TIMEOUT = 10.0
+#: Bytes waiting to be sent to one connection before it is dropped as too
+#: slow (a client that does not read): a whole 4-player game's replay, the
+#: largest single message, is about 0.25 MB.
+MAX_BACKLOG_BYTES = 4 << 20
+#: Seconds a closing connection is given to take what is queued for it.
+CLOSE_DRAIN_S = 5.0
+
+
+class _Outlet:
+    """What is sent to one connection, in order, by a task of its own: the
+    game never waits on a client's network (a client that does not read
+    would otherwise hold the game lock, and every other player, while its
+    send buffer is full). A client whose backlog passes
+    :data:`MAX_BACKLOG_BYTES` is dropped."""
+
+    def __init__(self, conn: ServerConnection) -> None:
+        self.conn = conn
+        self.backlog = 0
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._task = asyncio.create_task(self._run())
+        self.dropped = False
+
+    def put(self, text: str) -> bool:
+        """Queue ``text``; False (and the connection cut) when the backlog is over."""
+        if self.dropped:
+            return False
+        self.backlog += len(text)
+        if self.backlog > MAX_BACKLOG_BYTES:
+            self.dropped = True
+            self.conn.transport.abort()  # it reads nothing: no goodbye can reach it
+            return False
+        self._queue.put_nowait(text)
+        return True
+
+    async def _run(self) -> None:
+        while True:
+            text = await self._queue.get()
+            if text is None:
+                return
+            try:
+                await self.conn.send(text)
+            except ConnectionClosed:
+                return
+            finally:
+                self.backlog -= len(text) if text is not None else 0
+
+    async def drain(self, limit: float = CLOSE_DRAIN_S) -> None:
+        """Wait (up to ``limit`` s) until everything queued is sent."""
+        self._queue.put_nowait(None)
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(self._task), limit)
+
+    def stop(self) -> None:
+        self._task.cancel()
 
 
 class HostController(GameController):
@@ -185,6 +239,7 @@ class Host:
         self.lines: list[dict[str, Any]] = self._recorded_lines()
         self._lock = asyncio.Lock()
         self._done = asyncio.Event()
+        self._outlets: dict[ServerConnection, _Outlet] = {}
         self._idle_since: float | None = time.monotonic()
         #: Why the game stopped (None while it goes on).
         self.ended: str | None = None
@@ -218,13 +273,18 @@ class Host:
     # ------------------------------------------------------------ sending
 
     async def _send(self, conn: ServerConnection, message: msgspec.Struct) -> None:
+        """Queue ``message`` for ``conn`` (its outlet sends it; never waits on
+        the network, so it may be called under the game lock)."""
+        outlet = self._outlets.get(conn)
+        if outlet is None:
+            return
         text = encode(message)
         self.stats.sent_bytes += len(text.encode())
         self.stats.sent_messages += 1
         kind = type(message).__name__
         self.stats.by_type[kind] = self.stats.by_type.get(kind, 0) + len(text.encode())
-        with contextlib.suppress(ConnectionClosed):
-            await conn.send(text)
+        if not outlet.put(text):
+            self.say(f"dropped {_address(conn)}: it did not read what was sent to it")
 
     def _everyone(self) -> list[ServerConnection]:
         return [s.conn for s in self.seats if s.conn is not None] + list(self.spectators)
@@ -289,6 +349,7 @@ class Host:
     async def handler(self, conn: ServerConnection) -> None:
         """One connection: its ``hello``, then its messages until it closes."""
         seat: Seat | None = None
+        self._outlets[conn] = _Outlet(conn)
         try:
             seat, ok = await self._welcome(conn)
             if not ok:
@@ -300,6 +361,9 @@ class Host:
             pass
         finally:
             await self._left(conn, seat)
+            outlet = self._outlets.pop(conn, None)
+            if outlet is not None:
+                outlet.stop()
 
     async def _welcome(self, conn: ServerConnection) -> tuple[Seat | None, bool]:
         try:
@@ -366,6 +430,9 @@ class Host:
 
     async def _close(self, conn: ServerConnection, code: str, text: str) -> None:
         await self._error(conn, code, text)
+        outlet = self._outlets.get(conn)
+        if outlet is not None:
+            await outlet.drain()
         with contextlib.suppress(ConnectionClosed):
             await conn.close(1008 if code != "too_big" else 1009, code)
 
@@ -447,8 +514,12 @@ class Host:
             watcher = asyncio.create_task(self._watch_idle())
             await self._done.wait()
             watcher.cancel()
-            for conn in self._everyone():
+            everyone = self._everyone()
+            for conn in everyone:
                 await self._send(conn, Bye(reason=self.ended or "the host stopped"))
+            outlets = [self._outlets[c] for c in everyone if c in self._outlets]
+            await asyncio.gather(*(o.drain() for o in outlets))
+            for conn in everyone:
                 with contextlib.suppress(ConnectionClosed):
                     await conn.close(1000, "game over" if self.c.game.over else "host stopped")
         return self.ended or "the host stopped"
