@@ -9,10 +9,12 @@ messages, each refused with an error that changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from net_helpers import (
@@ -37,6 +39,7 @@ from warlords_sim.net.protocol import (
 from warlords_sim.replay import load_replay, verify
 from warlords_sim.rules import GameConfig
 
+GAME_2P = Path(__file__).resolve().parent.parent / "examples" / "replays" / "game-2p-standard.jsonl"
 BOARD = load_board("standard")
 
 
@@ -429,3 +432,127 @@ def test_join_refuses_a_headless_seat_that_would_play_nothing() -> None:
     res = CliRunner().invoke(main, ["join", "ws://127.0.0.1:1", "--token", "abc", "--headless"])
     assert res.exit_code == 2
     assert "add --bot NAME to play it headless, or drop --token to watch" in res.output
+
+
+# ------------------------------------------------------------ the hostile run's findings
+
+
+def _fake_host(then: list[dict[str, object]], player: int | None = 0) -> tuple[str, Any]:
+    """A WebSocket server in a thread that answers a hello with the seat of
+    a fresh 2-player game (the example's header), then sends ``then``."""
+    import threading
+
+    from websockets.sync.server import serve
+
+    header = json.loads(GAME_2P.read_text().splitlines()[0])
+    header["bots"] = ["human", "human"]
+
+    def handler(ws: Any) -> None:
+        ws.recv(10)
+        ws.send(json.dumps({"type": "seat", "protocol": 1, "player": player,
+                            "replay": [header], "connected": [True, True]}))  # fmt: skip
+        for msg in then:
+            ws.send(json.dumps(msg))
+        with contextlib.suppress(Exception):
+            ws.recv(30)
+
+    server = serve(handler, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"ws://127.0.0.1:{server.socket.getsockname()[1]}", server
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"type": "begun", "index": 1, "player": 0, "action": {"type": "nonsense"}},
+        {"type": "line", "line": {"kind": "action", "index": "x", "digest": "d"}},
+    ],
+)
+def test_a_client_survives_a_host_that_sends_nonsense(bad: dict[str, object]) -> None:
+    """Hostile run: a host's ``begun`` with an unknown action, or a line
+    with a non-numeric index, raised a traceback in ``join``. Now the client
+    ends the connection and says why."""
+    from warlords_sim.net.client import join as connect
+
+    url, server = _fake_host([bad])
+    try:
+        c = connect(url, "tok")
+        end = time.monotonic() + 20
+        while c.closed is None and time.monotonic() < end:
+            c.pump(0.05)
+        assert c.closed is not None and "cannot use" in c.closed, c.closed
+    finally:
+        server.shutdown()
+
+
+def test_a_host_giving_a_player_outside_the_game_is_refused() -> None:
+    from warlords_sim.net.client import JoinError
+    from warlords_sim.net.client import join as connect
+
+    url, server = _fake_host([], player=7)
+    try:
+        with pytest.raises(JoinError, match="player 7 of a 2-player game"):
+            connect(url, "tok")
+    finally:
+        server.shutdown()
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["ws://127.0.0.1:99999", "--headless"], "is not a WebSocket address: Port out of range"),
+        (["ws://127.0.0.1:1", "--token", "ABC.", "--bot", "aim"], "--token: 'ABC.' is not a"),
+        (["ws://127.0.0.1:1", "--token", "a b", "--bot", "aim"], "is not a seat's token"),
+    ],
+)
+def test_join_bad_input_is_one_line(args: list[str], said: str) -> None:
+    from click.testing import CliRunner
+
+    from warlords_sim.cli import main
+
+    res = CliRunner().invoke(main, ["join", *args])
+    assert res.exit_code == 2, res.output
+    assert said in res.output and "Traceback" not in res.output
+
+
+def test_a_token_not_shaped_like_one_gets_the_wrong_token_sentence(tmp_path: Path) -> None:
+    h = start_host(tmp_path)
+    with processes(h.proc):
+        for token in ("ABC.", "x" * 129, "a b"):
+            assert "no seat of this game has that token" in _closed_with(
+                None, h.url, "token", token=token
+            )
+
+
+def test_a_hand_seat_refuses_an_aimed_flick_out_of_bounds(tmp_path: Path) -> None:
+    """Hostile run: with a hand (club, the default) any finite aim was taken
+    and clamped (velocity 1e308 delivered at 2000 mm/s, ``aimed`` recorded as
+    1e+308); an exact seat refused it. Both now refuse, nothing recorded."""
+    rec = tmp_path / "g.jsonl"
+    h = start_host(tmp_path, "--record", str(rec))  # club hands
+    with processes(h.proc):
+        p0 = Raw(h.url, token=h.tokens[0])
+        p0.until("seat")
+        for bad in ({**_flick(), "velocity": [1e308, 1e308]}, {**_flick(), "spin": 1e6},
+                    {**_flick(), "strike_mm": 1e300}):  # fmt: skip
+            assert "nothing changed" in _refused(p0, "illegal", {"type": "act", "action": bad})
+        assert _actions(rec) == 0
+        p0.send({"type": "act", "action": _flick()})
+        assert p0.until("line")["line"]["index"] == 1
+        p0.close()
+
+
+def test_host_resume_refuses_a_game_of_bots_only(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from warlords_sim.cli import main
+
+    cut = tmp_path / "bots.jsonl"
+    cut.write_bytes(b"".join(GAME_2P.read_bytes().splitlines(keepends=True)[:11]))
+    res = CliRunner().invoke(main, ["host", "--resume", str(cut), "--port", "0"])
+    assert res.exit_code == 2 and "every player of this game is a bot" in res.output
+    from warlords_sim.gui.playback import resume_game
+
+    c, _ = resume_game(cut)  # the file is not held: play --resume can take it
+    assert c.recorder is not None
+    c.recorder.close()

@@ -353,6 +353,23 @@ def test_siege_shot_from_the_engine_placed_near_the_die() -> None:
     assert out.placement is not None and out.placement.scored == (0,)
 
 
+def test_a_siege_shot_the_physics_would_refuse_is_refused_before_the_engine_is_placed() -> None:
+    """Saved case (issue 21's hostile run): a siege shot spun at 1e6 rad/s
+    passed the rules (spin checked for being finite only), the engine was
+    placed, then the physics refused the flick and the engine stayed on the
+    board: every later digest differed from the replay's. The rules now
+    refuse a spin over the physics' limit, and nothing is placed."""
+    from warlords_sim.rules.flick_setup import MAX_FLICK_SPIN
+
+    g = game(2)
+    _doubles(g)
+    with pytest.raises(err.BadFlickError, match="spin .* over the maximum"):
+        g.apply(SiegeShot(0, (0.0, 900.0), spin=MAX_FLICK_SPIN * 1.01))
+    assert phys(g).siege_engine is None and g.state.flicks == 0
+    phys(g).push(land(0.0, 255.0, 3))
+    g.apply(SiegeShot(0, (0.0, 900.0), spin=MAX_FLICK_SPIN))  # at the limit: legal
+
+
 def test_siege_shot_as_a_generals_second_flick() -> None:
     """ "This applies to an initial flick in a turn or to a second flick as
     allowed by a die showing a 1 or a 6"."""

@@ -58,6 +58,7 @@ def test_supply_flick_starts_at_the_front_area_crenelation() -> None:
         (SupplyFlick(2, Crenelation.LOW, (0.0, 0.0)), err.BadFlickError, "cannot be pushed"),
         (SupplyFlick(2, Crenelation.LOW, (0.0, 2500.0)), err.BadFlickError, "maximum"),
         (SupplyFlick(2, Crenelation.LOW, (float("nan"), 1.0)), err.BadFlickError, "finite"),
+        (SupplyFlick(2, Crenelation.LOW, (0.0, 500.0), 1e6), err.BadFlickError, "spin .* maximum"),
         (BoardFlick(0, (0.0, 500.0)), err.DieNotInPlayError, "not on the board"),
         (BoardFlick(7, (0.0, 500.0)), err.NotYourDieError, "belong"),
         (Decline(), err.CannotDeclineError, "nothing to decline"),

@@ -125,6 +125,12 @@ def host(  # fmt: skip
             fail(e)
         assert isinstance(built, HostController)
         controller = built
+        if len(controller.bots) == controller.config.players:
+            if controller.recorder is not None:
+                controller.recorder.close()
+            fail(f"{resume_file}: every player of this game is a bot: nobody would join; "
+                 f"continue it with 'warlords-sim play --resume {resume_file}' (to watch) or "
+                 "'warlords-sim replay FILE --branch NEW --bots ...' (headless)")  # fmt: skip
         echo(line)
     else:
         try:

@@ -98,6 +98,14 @@ def join(  # fmt: skip
     if not url.startswith(("ws://", "wss://")):
         fail(f"URL: {url!r} is not a WebSocket address; expected ws://HOST:PORT as the "
              "host printed it")  # fmt: skip
+    if token is not None:
+        import re
+
+        from warlords_sim.net.protocol import TOKEN_PATTERN
+
+        if re.fullmatch(TOKEN_PATTERN, token) is None:
+            fail(f"--token: {token[:40]!r} is not a seat's token (letters, digits, - and _, "
+                 "as the host printed it after --token)")  # fmt: skip
     if bot is not None and token is None:
         fail("--bot plays a seat: give the seat's --token")
     if headless and token is not None and bot is None:

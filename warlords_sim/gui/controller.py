@@ -41,7 +41,7 @@ from warlords_sim.rules.actions import (
 from warlords_sim.rules.engine import Game, Launch, Outcome, use_ability
 from warlords_sim.rules.errors import IllegalActionError
 from warlords_sim.rules.game import GameConfig, GameState, Location, RoundRecord
-from warlords_sim.rules.legal import Legal
+from warlords_sim.rules.legal import Legal, check
 from warlords_sim.rules.physics_port import SteppedPhysics
 from warlords_sim.rules.scoring import courtyard_dice, round_damage
 
@@ -346,6 +346,11 @@ class GameController:
         # the hand scatters the flick as dragged (the player's own generator);
         # a refused flick leaves the generator as it was, so the draws of the
         # flicks taken are those a replay re-draws (replay/rebuild.py)
+        try:  # the flick as aimed must be one the rules allow (a hand clamps, never excuses)
+            check(self.state, action)
+        except IllegalActionError as e:
+            self.refuse(str(e))
+            return False
         rng = self.rngs[p]
         saved = rng.bit_generator.state
         delivered = hand.deliver(action, rng, self.config.board)

@@ -306,8 +306,8 @@ def player_text(state: GameState, message: str) -> str:
     def die(m: re.Match[str]) -> str:
         try:
             return die_name(config, seats, int(m.group(1)))
-        except ValueError:
-            return "that die"
+        except ValueError:  # no die of this game has that id: say the id
+            return m.group(0)
 
     text = _DIE.sub(die, message)
     text = _PLAYER.sub(lambda m: f"P{m.group(1)}", text)

@@ -111,8 +111,11 @@ class Link:
                 proxy=None,
                 legacy=True,
             )
-        except InvalidURI:
-            raise JoinError(f"{url!r} is not a WebSocket address (ws://HOST:PORT)") from None
+        except (InvalidURI, ValueError) as e:  # a port out of range is a ValueError
+            raise JoinError(
+                f"{url!r} is not a WebSocket address: {e} (expected ws://HOST:PORT, as the "
+                "host printed it)"
+            ) from None
         except (OSError, TimeoutError, InvalidHandshake) as e:
             raise JoinError(f"cannot reach the host at {url}: {e}") from None
         hello = Hello(protocol=PROTOCOL, model=MODEL_VERSION, package=__version__, token=token)
@@ -235,6 +238,11 @@ class NetController(GameController):
         self.me = seat.player
         data = b"".join(json.dumps(line).encode() + b"\n" for line in seat.replay)
         replay = parse_replay(data, link.url)
+        if self.me is not None and not 0 <= self.me < replay.header.players:
+            raise ReplayError(
+                f"{link.url}: the host gave this client player {self.me} of a "
+                f"{replay.header.players}-player game"
+            )
         if replay.mode != "game":
             raise ReplayError(f"{link.url}: the host's replay is not a game")
         check_model(replay, ("2.5d",))
@@ -302,6 +310,11 @@ class NetController(GameController):
         return self.phase is Phase.INPUT and not self._waiting
 
     @property
+    def me_to_act(self) -> bool:
+        """Whether it is this seat's turn (whatever the phase)."""
+        return self.me is not None and self.state.active == self.me
+
+    @property
     def queued(self) -> int:
         """Actions the host has begun that have not started here yet."""
         return len(self._queue)
@@ -347,7 +360,9 @@ class NetController(GameController):
     def pump(self, block: float = 0.0) -> None:
         """Handle every message that has arrived (waiting up to ``block``
         seconds for the first), and start the next action the host sent
-        once the last one has settled here."""
+        once the last one has settled here. A message this client cannot
+        use (a host of another make, or a hostile one) ends the connection,
+        said, instead of the program."""
         inbox = self.link.inbox
         try:
             item = inbox.get(timeout=block) if block > 0 else inbox.get_nowait()
@@ -356,7 +371,18 @@ class NetController(GameController):
                 item = inbox.get_nowait()
         except queue.Empty:
             pass
-        self._start_next()
+        except (ValueError, KeyError, TypeError, IndexError) as e:
+            self._bad_host(e)
+            return
+        try:
+            self._start_next()
+        except (ValueError, KeyError, TypeError, IndexError) as e:
+            self._bad_host(e)
+
+    def _bad_host(self, e: Exception) -> None:
+        self._queue.clear()
+        self.link.close()
+        self._lost(f"the host sent a message this client cannot use ({e})")
 
     def _handle(self, t: float, msg: Any) -> None:
         if isinstance(msg, Begun):
@@ -518,14 +544,18 @@ def play_headless(
     """
     told = len(c.log)
     last = time.monotonic()
-    while c.closed is None:
+    # once the host has said goodbye, what it sent before is still shown:
+    # the last actions may arrive in the same burst as the goodbye
+    while c.closed is None or c.queued or c.phase is Phase.FLICKING:
         before = (c.index, c.phase, c.queued)
-        c.pump(block=0.05)
+        c.pump(block=0.05 if c.closed is None else 0.0)
         if c.phase is Phase.FLICKING:
             c.finish_flick()
         elif c.phase is Phase.ROUND_OVER:
             c.proceed()
-        elif policy is not None and c.is_human_turn() and c.state.active == c.me:
+        elif (
+            policy is not None and c.closed is None and c.is_human_turn() and c.state.active == c.me
+        ):
             if delay > 0:
                 time.sleep(delay)
             legal = c.game.legal_actions()
@@ -535,6 +565,8 @@ def play_headless(
         told = len(c.log)
         if (c.index, c.phase, c.queued) != before:
             last = time.monotonic()
+        elif c.closed is not None:
+            break  # closed, and nothing it sent can be shown any more
         elif time.monotonic() - last > timeout:
             raise TimeoutError(f"nothing came from the host for {timeout:g} s")
     for line in c.log[told:]:

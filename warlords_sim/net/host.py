@@ -375,8 +375,12 @@ class Host:
         try:
             hello = decode_client(raw)
         except ProtocolError as e:
-            await self._close(conn, "too_big" if "over the limit" in str(e) else "malformed",
-                              f"the first message must be a hello: {e}")  # fmt: skip
+            if "`$.token`" in str(e):  # not even shaped like a token: none of ours
+                await self._close(conn, "token", "no seat of this game has that token "
+                                  "(the host printed one line per seat)")  # fmt: skip
+            else:
+                await self._close(conn, "too_big" if "over the limit" in str(e) else "malformed",
+                                  f"the first message must be a hello: {e}")  # fmt: skip
             return None, False
         if not isinstance(hello, Hello):
             await self._close(conn, "malformed", "the first message must be a hello")
@@ -422,7 +426,8 @@ class Host:
         if taken:
             assert seat is not None
             await self._close(conn, "taken", f"player {seat.player}'s seat is taken by a "
-                              "connected client; close that one first")  # fmt: skip
+                              "connected client; close that one first (a client that "
+                              "vanished frees its seat within a minute)")  # fmt: skip
             return None, False
         if seat is not None:
             await self._broadcast(self.turn())

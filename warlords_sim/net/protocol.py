@@ -1,6 +1,7 @@
 """The wire protocol of network play: JSON messages over a WebSocket.
 
-Every message is one JSON object in one text frame, tagged by ``"type"``.
+Every message is one JSON object in one text frame (a binary frame is read
+the same way), tagged by ``"type"``.
 The game's own messages are the replay's lines (docs/replay-format.md):
 an action with its exact inputs (``begun``: sent the moment the host has
 checked it, before it is simulated) and the settled state with its digest
@@ -49,6 +50,7 @@ from warlords_sim.errors import WarlordsError
 from warlords_sim.replay.format import AimedRec, GameActionRec
 
 __all__ = [
+    "TOKEN_PATTERN",
     "MAX_FRAME_BYTES",
     "MAX_MESSAGE_BYTES",
     "PROTOCOL",
@@ -82,6 +84,9 @@ MAX_FRAME_BYTES = 256 * 1024
 #: 4-player game, is 241 kB; replays are capped at 64 MB).
 MAX_SERVER_MESSAGE_BYTES = 64 << 20
 
+#: What a seat's token is made of (``host`` makes them with
+#: :func:`secrets.token_urlsafe`).
+TOKEN_PATTERN = "^[A-Za-z0-9_-]{1,128}$"
 Token = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern="^[A-Za-z0-9_-]+$")]
 Player = Annotated[int, msgspec.Meta(ge=0, le=3)]
 

@@ -32,7 +32,7 @@ from warlords_sim.rules.actions import (
     SpyMove,
     SupplyFlick,
 )
-from warlords_sim.rules.flick_setup import MAX_FLICK_SPEED, speed_problem
+from warlords_sim.rules.flick_setup import MAX_FLICK_SPEED, MAX_FLICK_SPIN, speed_problem
 from warlords_sim.rules.game import GameState, Location, Pending, PendingKind
 
 __all__ = [
@@ -204,6 +204,10 @@ def _check_velocity(v: tuple[float, float], spin: float) -> None:
     problem = speed_problem(speed)
     if problem is not None:
         raise err.BadFlickError(problem)
+    if abs(spin) > MAX_FLICK_SPIN:  # the physics' own limit, refused before anything moves
+        raise err.BadFlickError(
+            f"flick spin {spin:.10g} rad/s is over the maximum of {MAX_FLICK_SPIN:.0f} rad/s"
+        )
 
 
 def _check_own_die(state: GameState, die: int) -> None:
