@@ -180,7 +180,11 @@ def host(  # fmt: skip
     except OSError as e:
         if rec is not None:
             rec.discard()  # the file this run created, header only
-        fail(f"cannot listen on {bind}:{port}: {e.strerror or e} (try another --port)")
+        import errno
+
+        hint = "try another --port" if e.errno == errno.EADDRINUSE else (
+            "check --bind: an address of this machine, or 0.0.0.0 for all")  # fmt: skip
+        fail(f"cannot listen on {bind}:{port}: {e.strerror or e} ({hint})")
     s = server.stats
     echo(f"{why}; sent {s.sent_bytes} bytes in {s.sent_messages} messages, "
          f"received {s.received_bytes} bytes")  # fmt: skip
