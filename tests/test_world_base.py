@@ -93,3 +93,24 @@ def test_every_world_keeps_its_bookkeeping_alike(make: Callable[..., Physics]) -
     w.remove_die(4)
     w.remove_pin(3)
     assert w.dice == (2,) and w.pins == (5,)
+
+
+def test_every_world_has_the_ports_digest_and_it_sees_the_cocked_flag() -> None:
+    """The digest is in the physics port (issue 22, item 3): the replay's
+    snapshot asks any world for it (it fell back to "0" * 64 for a world
+    without one: the scripted fake). A copy digests alike; a die moved, a
+    pin pulled or a die cocked changes it."""
+    board = load_board("standard")
+    w = ScriptedPhysics(board, [])
+    w.add_die(0, 10.0, 20.0, 3, 0.5)
+    w.add_pin(0)
+    d = w.digest()
+    assert len(d) == 64 and d == w.copy().digest() and d != "0" * 64
+    cocked = w.copy()
+    cocked._dice[0].cocked = True
+    moved = w.copy()
+    moved.move_die(0, 10.0, 21.0)
+    pulled = w.copy()
+    pulled.remove_pin(0)
+    assert len({d, cocked.digest(), moved.digest(), pulled.digest()}) == 4
+    assert isinstance(World(board).digest(), str)

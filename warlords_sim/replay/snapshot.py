@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from warlords_sim.bots.play import GameRecord
 from warlords_sim.physics import FlickResult, World
 from warlords_sim.replay.format import DieRec
@@ -37,11 +35,11 @@ def as_state(target: Target) -> GameState | World:
 
 
 def digest_of(target: Target) -> str:
-    """SHA-256 hex of the settled physics state (``World.digest``)."""
+    """SHA-256 hex of the settled physics state (the physics port's
+    ``digest``: ``World.digest`` on the 2.5D)."""
     st = as_state(target)
-    world: Any = st if isinstance(st, World) else st.physics
-    d = getattr(world, "digest", None)
-    return str(d()) if callable(d) else "0" * 64
+    world = st if isinstance(st, World) else st.physics
+    return world.digest()
 
 
 def snapshot(target: Target) -> Snapshot:

@@ -64,6 +64,11 @@ class Physics(Protocol):
 
     def copy(self) -> Physics: ...
 
+    def digest(self) -> str:
+        """SHA-256 hex of the settled state (the replay's digest: dice,
+        pins, siege engine; each engine's byte layout is its own)."""
+        ...
+
 
 @runtime_checkable
 class SteppedPhysics(Physics, Protocol):

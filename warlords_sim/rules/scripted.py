@@ -14,6 +14,7 @@ Example (a golden playthrough step)::
 from __future__ import annotations
 
 import copy
+import hashlib
 import math
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
@@ -153,6 +154,16 @@ class ScriptedPhysics(WorldBase[_Die]):
 
     def copy(self) -> ScriptedPhysics:
         return copy.deepcopy(self)
+
+    def digest(self) -> str:
+        """SHA-256 hex of the fake's state: each die's place, yaw (rad), face
+        and cocked flag (``float.hex``, exact), the pins and the engine."""
+        parts = [f"d{i}:{d.x.hex()},{d.y.hex()},{d.angle.hex()},{d.face},{int(d.cocked)}"
+                 for i, d in sorted(self._dice.items())]  # fmt: skip
+        parts.append("p" + ",".join(str(h) for h in sorted(self._pins)))
+        e = self._engine_xy
+        parts.append("e" if e is None else f"e{e[0].hex()},{e[1].hex()}")
+        return hashlib.sha256(";".join(parts).encode()).hexdigest()
 
     def _walls(self) -> list[Rect]:
         return [w.rect for _, w in standing_walls(self.board, self.castle_seats, self.side_walls)]
