@@ -143,7 +143,7 @@ def test_the_host_killed_mid_game_resumes_from_its_replay(tmp_path: Path) -> Non
         _wait_for_actions(h, 15)
         h.proc.kill()
         for c in (a, b):
-            c.wait()
+            assert c.wait() == 1  # the host went away mid-game
             assert "the connection to the host was lost" in c.text, c.text[-1500:]
             assert "run the same join line again once the host is back" in c.text
     kept = load_replay(rec)
@@ -192,13 +192,19 @@ def test_a_host_stopped_by_a_signal_exits_128_plus_it_and_says_how_to_go_on(
 
     rec = tmp_path / "g.jsonl"
     h = start_host(tmp_path, "--record", str(rec), "--hand", "exact")
-    with processes(h.proc):
+    watcher = join(tmp_path, h.url, "--headless")
+    with processes(h.proc, watcher):
+        watcher.expect(r"^joined ")
         p0 = Raw(h.url, token=h.tokens[0])
         p0.until("seat")
         p0.send({"type": "act", "action": _flick()})
         p0.until("line")
         h.proc.p.send_signal(getattr(signal, sig))
+        assert p0.until("bye")["reason"] == f"stopped ({sig})"  # a goodbye to everyone
         assert h.proc.wait() == status, h.proc.text
+        assert watcher.wait() == 1
+    assert f"the host ended the game here: stopped ({sig})" in watcher.text
+    assert "to join again" not in watcher.text  # a resumed host prints new lines
     assert f"stopped ({sig})" in h.proc.text
     assert f"warlords-sim host --resume {rec}" in h.proc.text
     assert len(load_replay(rec).actions) == 1

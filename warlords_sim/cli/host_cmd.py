@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shlex
 import socket
 from typing import Any
@@ -117,6 +118,7 @@ def host(  # fmt: skip
     from warlords_sim.net.host import Host, HostController, new_tokens
     from warlords_sim.replay import ReplayError
 
+    said: list[str] = []  # lines said once the host listens
     if resume_file is not None:
         refuse_with_resume(ctx, keep=("port", "bind", "wait", "bot_delay"))
         try:
@@ -153,12 +155,14 @@ def host(  # fmt: skip
             )  # fmt: skip
         except (OSError, ValueError) as e:
             fail(e)
-        echo(line)
+        said.append(line)  # once it listens: a host that cannot listen records nothing
         controller = HostController(config, policies, seed=seed, recorder=recorder, hands=hands)
     tokens = new_tokens(controller.config.players, controller.bots)
     server = Host(controller, tokens, wait=wait, bot_delay=bot_delay, say=echo)
 
     def ready(bound: int) -> None:
+        for text in said:
+            echo(text)
         where = _shown_host(bind)
         for p, token in tokens.items():
             seat = controller.state.seat_of(p)
@@ -168,15 +172,32 @@ def host(  # fmt: skip
                  f"ws://{where}:{bound} --token {token}")  # fmt: skip
         echo(f"watch: warlords-sim join ws://{where}:{bound}   (Ctrl+C stops the host)")
 
-    from warlords_sim.cli._signals import Stop, signals_as_interrupt
+    import signal
 
-    stop, stopped = Stop(), False
+    got: list[int] = []  # the signals that stopped the host
+
+    def on_signal(sig: int) -> None:
+        loop = asyncio.get_running_loop()
+        if got:  # a second one: the default action (Ctrl+C again quits at once)
+            for s in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(s)
+            return
+        got.append(sig)
+        server.stop(f"stopped ({signal.Signals(sig).name})")  # goodbyes sent, then out
+
+    async def run() -> str:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):  # not on Windows
+                loop.add_signal_handler(sig, on_signal, sig)
+        return await server.serve(bind, port, ready)
+
     rec = controller.recorder
     try:
-        with signals_as_interrupt() as stop:
-            why = asyncio.run(server.serve(bind, port, ready))
-    except KeyboardInterrupt:
-        why, stopped = f"stopped ({stop.name})", True
+        why = asyncio.run(run())
+    except KeyboardInterrupt:  # where the loop could not take the signal itself
+        why = "stopped (SIGINT)"
+        got.append(signal.SIGINT)
     except OSError as e:
         if rec is not None:
             rec.discard()  # the file this run created, header only
@@ -185,13 +206,14 @@ def host(  # fmt: skip
         hint = "try another --port" if e.errno == errno.EADDRINUSE else (
             "check --bind: an address of this machine, or 0.0.0.0 for all")  # fmt: skip
         fail(f"cannot listen on {bind}:{port}: {e.strerror or e} ({hint})")
+    stopped = bool(got)
     s = server.stats
     echo(f"{why}; sent {s.sent_bytes} bytes in {s.sent_messages} messages, "
          f"received {s.received_bytes} bytes")  # fmt: skip
     if rec is not None:
         _say_where(controller, rec, stopped)
     if stopped:
-        raise click.exceptions.Exit(stop.exit_status)
+        raise click.exceptions.Exit(128 + got[0])
 
 
 def _say_where(controller: Any, rec: Any, stopped: bool) -> None:

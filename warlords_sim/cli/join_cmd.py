@@ -133,14 +133,17 @@ def join(  # fmt: skip
     except KeyboardInterrupt:
         why, stopped = f"left ({stop.name})", True
     finally:
-        if c.closed is None:
+        left = c.closed is None  # this side ended it (a signal, the window closed)
+        if left:
             c.link.close()
     _goodbye(c, why)
-    if not c.game.over:
+    if left and not c.game.over:
         again = f"warlords-sim join {url}" + (f" --token {token}" if token else "")
         echo(f"to join again: {again}")
     if stopped:
         raise click.exceptions.Exit(stop.exit_status)
+    if not (c.game.over or left):  # the host went away mid-game (said above how to come back)
+        raise click.exceptions.Exit(1)
 
 
 def _play(c: Any, window: bool, bot: str | None, skill: Any, seed: int, bot_delay: float,

@@ -218,6 +218,12 @@ class GameController:
     def is_human_turn(self) -> bool:
         return self.phase is Phase.INPUT
 
+    def wait_reason(self) -> str:
+        """Why a human's input is not taken now (said when they try)."""
+        if self.phase is Phase.FLICKING:
+            return "wait: the dice are moving"
+        return "wait: the dice are moving or a bot is playing"
+
     def caption(self) -> str:
         """The window's title: "Warlords" (a network seat's window adds whose)."""
         return "Warlords"

@@ -245,7 +245,7 @@ class Input:
             return
         if not c.is_human_turn():
             if c.phase is not Phase.GAME_OVER:
-                c.refuse("wait: the dice are moving or a bot is playing")
+                c.refuse(c.wait_reason())
             return
         legal = c.legal()
         assert legal is not None

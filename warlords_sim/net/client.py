@@ -295,6 +295,17 @@ class NetController(GameController):
             who = "remote" if self.connected[p] else "away"
         return f"P{p} {SEAT_COLOUR_NAMES[seat]} ({who})"
 
+    def wait_reason(self) -> str:
+        if self.closed is not None:
+            return f"the connection to the host is closed ({self.closed})"
+        if self.phase is Phase.FLICKING:
+            return "wait: the dice are moving"
+        if self.me is None:
+            return "you are watching: join with a seat's --token to play"
+        if self._waiting:
+            return "wait: your action is with the host"
+        return f"wait: it is {self.player_name(self.state.active)}'s turn"
+
     def caption(self) -> str:
         if self.me is None:
             return f"Warlords: watching {self.link.url}"

@@ -283,7 +283,8 @@ class Host:
         self.stats.sent_messages += 1
         kind = type(message).__name__
         self.stats.by_type[kind] = self.stats.by_type.get(kind, 0) + len(text.encode())
-        if not outlet.put(text):
+        was = outlet.dropped
+        if not outlet.put(text) and not was:
             self.say(f"dropped {_address(conn)}: it did not read what was sent to it")
 
     def _everyone(self) -> list[ServerConnection]:
@@ -354,16 +355,19 @@ class Host:
             seat, ok = await self._welcome(conn)
             if not ok:
                 return
+            outlet = self._outlets[conn]
             async for raw in conn:
+                if outlet.dropped:
+                    break  # what it sent before its drop is not answered
                 self.stats.received_bytes += len(raw)
                 await self._message(conn, seat, raw)
         except ConnectionClosed:
             pass
         finally:
             await self._left(conn, seat)
-            outlet = self._outlets.pop(conn, None)
-            if outlet is not None:
-                outlet.stop()
+            gone = self._outlets.pop(conn, None)
+            if gone is not None:
+                gone.stop()
 
     async def _welcome(self, conn: ServerConnection) -> tuple[Seat | None, bool]:
         try:
@@ -445,7 +449,8 @@ class Host:
         self.spectators.discard(conn)
         if seat is not None and seat.conn is conn:
             seat.conn = None
-            self.say(f"player {seat.player} left; they can rejoin with their token")
+            if not self._done.is_set():
+                self.say(f"player {seat.player} left; they can rejoin with their token")
             if not self._humans_connected():
                 self._idle_since = time.monotonic()
             if not self._done.is_set():
