@@ -599,3 +599,24 @@ def test_plotting_and_board_command_load_no_gui() -> None:
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("low", ["40.0", "45.0"])
+def test_a_low_crenelation_not_below_the_high_one_is_refused(tmp_path: Path, low: str) -> None:
+    """Guards the loader's ``low >= high`` check (a ``>`` let a board whose
+    low and high crenelations are the same height load). The rulebook's
+    supply flick is "from either a high or low crenelation": two heights, the
+    low one below the high one (the standard board: 20 and 40 mm). A low
+    crenelation as high as the high one (40 mm) or higher is refused, naming
+    the file and the field; just below it loads."""
+    text = STANDARD.read_text(encoding="utf-8")
+    assert "high_crenelation_mm = 40.0" in text
+    path = tmp_path / "bad.toml"
+    path.write_text(_set_field(text, "castle", "low_crenelation_mm", low), encoding="utf-8")
+    with pytest.raises(BoardError) as info:
+        load_board(path)
+    msg = str(info.value)
+    for needle in (str(path), "field castle.low_crenelation_mm:", "less than high_crenelation_mm"):
+        assert needle in msg, msg
+    path.write_text(_set_field(text, "castle", "low_crenelation_mm", "39.5"), encoding="utf-8")
+    assert load_board(path).low_crenelation_mm == 39.5
