@@ -376,3 +376,17 @@ def test_join_refuses_a_headless_seat_that_would_play_nothing() -> None:
     res = CliRunner().invoke(main, ["join", "ws://127.0.0.1:1", "--token", "abc", "--headless"])
     assert res.exit_code == 2
     assert "add --bot NAME to play it headless, or drop --token to watch" in res.output
+
+
+def test_the_size_limit_takes_a_message_of_exactly_the_limit() -> None:
+    """Guards the decoder's size bound (``len > MAX_MESSAGE_BYTES``; a ``>=``
+    refused a message of exactly the documented largest size): a ``sync``
+    padded with JSON whitespace to 16 KiB is read, one byte more is refused
+    naming the limit."""
+    assert MAX_MESSAGE_BYTES == 16 * 1024
+    sync = '{"type":"sync"}'
+    at = sync + " " * (MAX_MESSAGE_BYTES - len(sync))
+    assert len(at.encode()) == MAX_MESSAGE_BYTES
+    assert decode_client(at).__class__.__name__ == "Sync"
+    with pytest.raises(ProtocolError, match=f"over the limit of {MAX_MESSAGE_BYTES}"):
+        decode_client(at + " ")
