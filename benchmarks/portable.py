@@ -76,8 +76,8 @@ def main() -> None:
     print("\nexample replays, `warlords-sim replay FILE --verify --json`:")
     for path in EXAMPLES:
         for label, env in variants.items():
-            res = _run([sys.executable, "-c", "from warlords_sim.cli import main; main()", "replay", str(path),
-                        "--verify", "--json"], env)  # fmt: skip
+            cmd = [sys.executable, "-c", "from warlords_sim.cli import main; main()"]
+            res = _run([*cmd, "replay", str(path), "--verify", "--json"], env)
             try:
                 rep = json.loads(res.stdout.strip().splitlines()[-1])
             except (IndexError, json.JSONDecodeError):

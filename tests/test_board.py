@@ -599,3 +599,51 @@ def test_plotting_and_board_command_load_no_gui() -> None:
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("low", ["40.0", "45.0"])
+def test_a_low_crenelation_not_below_the_high_one_is_refused(tmp_path: Path, low: str) -> None:
+    """Guards the loader's ``low >= high`` check (a ``>`` let a board whose
+    low and high crenelations are the same height load). The rulebook's
+    supply flick is "from either a high or low crenelation": two heights, the
+    low one below the high one (the standard board: 20 and 40 mm). A low
+    crenelation as high as the high one (40 mm) or higher is refused, naming
+    the file and the field; just below it loads."""
+    text = STANDARD.read_text(encoding="utf-8")
+    assert "high_crenelation_mm = 40.0" in text
+    path = tmp_path / "bad.toml"
+    path.write_text(_set_field(text, "castle", "low_crenelation_mm", low), encoding="utf-8")
+    with pytest.raises(BoardError) as info:
+        load_board(path)
+    msg = str(info.value)
+    for needle in (str(path), "field castle.low_crenelation_mm:", "less than high_crenelation_mm"):
+        assert needle in msg, msg
+    path.write_text(_set_field(text, "castle", "low_crenelation_mm", "39.5"), encoding="utf-8")
+    assert load_board(path).low_crenelation_mm == 39.5
+
+
+def test_the_board_edge_itself_is_on_the_board(board: Board) -> None:
+    """Guards ``Board.on_board``'s closed bounds: the board is the square of
+    side ``size_mm`` (600), "beyond it a die falls off" (boards/standard.toml):
+    a point on any edge or corner is over the board, the next float beyond it
+    is not."""
+    h = board.size_mm / 2.0
+    assert h == board.half_size_mm == 300.0
+    for x, y in ((h, 0.0), (-h, 0.0), (0.0, h), (0.0, -h), (h, h), (-h, -h)):
+        assert board.on_board(x, y), (x, y)
+        out = (math.nextafter(x, math.copysign(math.inf, x)) if x else 0.0,
+               math.nextafter(y, math.copysign(math.inf, y)) if y else 0.0)  # fmt: skip
+        assert not board.on_board(*out), out
+
+
+def test_the_strike_limit_is_half_the_dies_height(tmp_path: Path) -> None:
+    """Guards ``DieSpec.strike_limit_mm``: the finger strikes within the
+    die's trailing face, so at most half its height (the body z side,
+    ``sides_mm[2]``, face 1 up) from its centre. A 20 x 16 x 12 mm die: 6 mm,
+    not half its x side (10) or y side (8); a cube of 16 mm: 8."""
+    path = tmp_path / "cuboid.toml"
+    text = _sides("[20.0, 16.0, 12.0]")(STANDARD.read_text(encoding="utf-8"))
+    text = text.replace("crenelation_width_mm = 20.0", "crenelation_width_mm = 24.0")
+    path.write_text(text, encoding="utf-8")
+    assert load_board(path).die.strike_limit_mm == 6.0
+    assert load_board(STANDARD).die.strike_limit_mm == 16.0 / 2.0

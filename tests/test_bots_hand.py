@@ -99,3 +99,60 @@ def test_the_bots_flick_through_the_hand(bot: Any, monkeypatch: pytest.MonkeyPat
     assert aimed.spin == 0.0 and aimed.strike_mm == 0.0
     assert action.strike_mm != 0.0 and action.spin != 0.0
     assert math.hypot(*action.velocity) != pytest.approx(math.hypot(*aimed.velocity), abs=1e-9)
+
+
+def test_player_rngs_needs_a_player() -> None:
+    """Guards ``player_rngs``'s bound (``players < 1``; ``< 0`` gave a game
+    of no players an empty list of generators and no error): one generator a
+    player, at least one."""
+    from warlords_sim.bots import player_rngs
+
+    with pytest.raises(ValueError, match="at least one player"):
+        player_rngs(3, 0)
+    assert len(player_rngs(3, 1)) == 1 and len(player_rngs(3, 4)) == 4
+
+
+def test_the_random_bot_sets_every_face_from_the_supply() -> None:
+    """Guards the random bot's face draw (``integers(1, 7)``: 1..6; an
+    ``integers(1, 6)`` never set a 6, the General). A die from the supply is
+    set with any of its six faces up; in 300 first-turn choices (only a
+    supply flick is legal) each face 1..6 is chosen, and nothing else."""
+    from warlords_sim.bots import make_bot
+
+    g = Game(GameConfig(BOARD, 2))
+    legal = g.legal_actions()
+    assert legal.supply_spots and not legal.board_dice and not legal.can_decline
+    bot = make_bot("random")
+    rng = np.random.default_rng(7)
+    faces = set()
+    for _ in range(300):
+        action = bot.choose(g.state, legal, rng)
+        assert isinstance(action, SupplyFlick)
+        faces.add(action.face)
+    assert faces == {1, 2, 3, 4, 5, 6}
+
+
+def test_the_random_bot_moves_no_ring_pin_without_an_open_hole() -> None:
+    """Guards the random bot's ring option (``ring_pins and open_holes``; an
+    ``or`` offered a ring pin move with nowhere to put the pin, and drawing a
+    hole from none raised). The Center Ring: a pin is moved "to any open
+    hole": with ring pins but no open hole the bot declines."""
+    import dataclasses
+
+    from warlords_sim.bots import make_bot
+    from warlords_sim.rules import PendingKind
+    from warlords_sim.rules.game import Pending
+
+    g = Game(GameConfig(BOARD, 2))
+    legal = dataclasses.replace(
+        g.legal_actions(),
+        pending=Pending(PendingKind.RING, 0),
+        supply_spots=(),
+        ring_pins=(0, 1, 2),
+        open_holes=(),
+        can_decline=True,
+    )
+    bot = make_bot("random")
+    rng = np.random.default_rng(11)
+    for _ in range(50):
+        assert isinstance(bot.choose(g.state, legal, rng), Decline)

@@ -10,13 +10,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from scipy import stats as sps
+from waits import wait_for
 
 from warlords_sim.cli import main
 from warlords_sim.experiments import (
@@ -228,11 +228,11 @@ def test_ctrl_c_stops_worker_processes_cleanly_and_the_run_resumes(tmp_path: Pat
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     csv = out / "games.csv"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if csv.exists() and len(csv.read_text().splitlines()) >= 3:  # header + 2 games
-            break
-        time.sleep(0.02)
+    wait_for(
+        "two games kept in games.csv",
+        lambda: csv.exists() and len(csv.read_text().splitlines()) >= 3,  # header + 2 games
+        proc=proc,
+    )
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

@@ -371,3 +371,22 @@ def test_resume_tells_the_hands_lines_again_and_keeps_the_launch_spot(tmp_path: 
         assert resumed.is_human_turn() and inp.spot == (3, Crenelation.LOW)
     finally:
         resumed.recorder.close()
+
+
+@pytest.mark.parametrize(("turn", "side"), [(2.0, "left"), (-2.0, "right")])
+def test_the_hand_line_says_which_way_the_hand_turned_the_flick(turn: float, side: str) -> None:
+    """Guards the hand line's "left"/"right" (swapped, a flick the hand sent
+    to the player's left was logged as sent right). Seen from behind the
+    flick, looking along it, a turn counter-clockwise seen from above (the
+    board's positive angles) takes it to the left: aimed straight up the
+    board (+y), delivered 2 degrees counter-clockwise is "2.0 deg left"."""
+    import dataclasses
+    import math
+
+    from warlords_sim.gui.controller import stroke_line
+    from warlords_sim.rules.actions import SiegeShot
+
+    aimed = SiegeShot(die=0, velocity=(0.0, 900.0))
+    a = math.radians(90.0 + turn)
+    delivered = dataclasses.replace(aimed, velocity=(900.0 * math.cos(a), 900.0 * math.sin(a)))
+    assert stroke_line(aimed, delivered).startswith(f"hand: 900 of 900 mm/s, 2.0 deg {side},")

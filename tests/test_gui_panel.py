@@ -251,7 +251,9 @@ def test_round_over_screen_draws_a_gateway_die_at_the_back_of_the_courtyard(
 
 def test_panel_counts_are_the_rulebooks_places() -> None:
     """The "board" column counted dice in courtyards, so a player could show
-    "board 6" beside "P1 has no dice in play"."""
+    "board 6" beside "P1 has no dice in play". Two dice on the board and one
+    in a courtyard, so that a count reading the wrong place shows (with one
+    of each, a courtyard count that read the board still said 1)."""
     from warlords_sim.gui.controller import GameController
     from warlords_sim.gui.hud import COUNTS_HEADER
 
@@ -261,12 +263,13 @@ def test_panel_counts_are_the_rulebooks_places() -> None:
         s = c.state
         c.world.add_die(0, 150.0, -60.0, 2)  # on the board
         c.world.add_die(1, *BOARD.castles[2].courtyard.center, 5)  # in yellow's courtyard
-        for die, where in ((0, Location.BOARD), (1, Location.COURTYARD)):
+        c.world.add_die(3, 150.0, 60.0, 4)  # on the board
+        for die, where in ((0, Location.BOARD), (1, Location.COURTYARD), (3, Location.BOARD)):
             s.dice[die].location = where
             s.dice[die].pose = c.world.pose(die)
         s.dice[2].location = Location.ELIMINATED
-        in_play = 3 + 1 + (1 if in_courtyard_in_play else 0)
-        assert c.counts(0) == (3, in_play, 1, 1)
+        in_play = 2 + 2 + (1 if in_courtyard_in_play else 0)
+        assert c.counts(0) == (2, in_play, 1, 1)
         assert c.counts(0)[1] == len(s.in_play(0))
         assert c.counts(1) == (6, 6, 0, 0)
     words = COUNTS_HEADER.split()

@@ -41,6 +41,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from waits import read_line
 
 from warlords_sim.board import BOARDS_DIR
 from warlords_sim.cli import main
@@ -966,9 +967,11 @@ def test_a_writer_killed_with_9_leaves_nothing_the_next_run_keeps(tmp_path: Path
         [sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, env=_child_env()
     )
     assert proc.stdout is not None
-    left = Path(proc.stdout.readline().strip())
-    proc.kill()
-    proc.wait()
+    try:
+        left = Path(read_line(proc.stdout, "the writer's partial file named").strip())
+    finally:
+        proc.kill()
+        proc.wait(timeout=60)
     assert left.exists()  # what a kill -9 leaves
     t = time.time() - 60
     os.utime(left, (t, t))

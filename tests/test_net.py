@@ -262,8 +262,9 @@ def test_hostile_messages_are_refused_and_change_nothing(tmp_path: Path) -> None
     config = GameConfig(BOARD, 2)
     p1_die = next(d for d in range(12) if config.owner(d) == 1)
     with processes(h.proc):
-        hello = {"type": "hello", "protocol": 99, "model": "x"}
-        assert "protocol 1" in _closed_with(hello, h.url, "protocol")
+        for version in (99, 0):  # newer and older: only this protocol is let in
+            hello = {"type": "hello", "protocol": version, "model": "x"}
+            assert "protocol 1" in _closed_with(hello, h.url, "protocol")
         from warlords_sim import __version__
 
         hello = {"type": "hello", "protocol": 1, "model": "2.5d-1", "package": __version__}
@@ -562,3 +563,17 @@ def test_host_resume_refuses_a_game_of_bots_only(tmp_path: Path) -> None:
     c, _ = resume_game(cut)  # the file is not held: play --resume can take it
     assert c.recorder is not None
     c.recorder.close()
+
+
+def test_the_size_limit_takes_a_message_of_exactly_the_limit() -> None:
+    """Guards the decoder's size bound (``len > MAX_MESSAGE_BYTES``; a ``>=``
+    refused a message of exactly the documented largest size): a ``sync``
+    padded with JSON whitespace to 16 KiB is read, one byte more is refused
+    naming the limit."""
+    assert MAX_MESSAGE_BYTES == 16 * 1024
+    sync = '{"type":"sync"}'
+    at = sync + " " * (MAX_MESSAGE_BYTES - len(sync))
+    assert len(at.encode()) == MAX_MESSAGE_BYTES
+    assert decode_client(at).__class__.__name__ == "Sync"
+    with pytest.raises(ProtocolError, match=f"over the limit of {MAX_MESSAGE_BYTES}"):
+        decode_client(at + " ")

@@ -659,3 +659,34 @@ def test_rounded_edge_contact_lies_inboard_of_the_sharp_corner() -> None:
         R * (math.cos(tilt) - math.sin(tilt)), abs=1e-12
     )
     assert rounded.offset[1] == pytest.approx(4.461, abs=1e-3)
+
+
+@pytest.mark.parametrize(("radius", "inertia"), [(0.0, SHARP), (R, INERTIA)])
+def test_a_roll_landing_on_its_next_face_keeps_a_quarter_of_its_turn(
+    radius: float, inertia: float
+) -> None:
+    """Guards the roll model's landing (world._advance_roll hands a pivot
+    reaching its next face to the landing model, physics/version.py 2.5d-8:
+    "it kept 1/4 of its turning rate"): a die turning about its old bottom
+    edge comes down flat on the next face, and the far edge strikes. Without
+    a bounce (e = 0) and with the edge held (friction 1), angular momentum
+    about the new edge is kept: for a sharp cube ``I w`` (m a^2 / 6) plus
+    ``m r_new x v``, nil (the centre moves along the line to the new edge),
+    over the new edge's m a^2 / 6 + m a^2 / 2: w / 4, the textbook result for
+    a rolling cube. For the standard rounded die the same balance, with its
+    inertia and its edges' offsets, gives the rate. A roll keeping 1/3 of
+    its rate would have it roll on too far."""
+    w = 20.0
+    h = A / 2.0 - radius
+    old = np.array([h, 0.0, A / 2.0])  # from the old edge to the centre
+    omega = np.array([0.0, w, 0.0])  # turning over +x
+    v = np.cross(omega, old)
+    offset = np.array([h, 0.0, -A / 2.0])  # from the centre to the new edge
+    out = impact(v, omega, offset, M, inertia, 0.0, 1.0, 1.0, feature=Feature.EDGE)
+    new = -offset
+    kept = (inertia * w + M * float(np.cross(new, v)[1])) / (inertia + M * float(new @ new))
+    if radius == 0.0:
+        assert kept == pytest.approx(w / 4.0)
+    assert out.omega == pytest.approx([0.0, kept, 0.0], abs=1e-9)
+    # and it turns about the new edge: that edge no longer moves
+    assert out.v + np.cross(out.omega, offset) == pytest.approx([0.0, 0.0, 0.0], abs=1e-9)

@@ -336,3 +336,25 @@ def test_clone_is_independent(board: Board, cloner: Cloner) -> None:
     assert 12 + 25 in clone.pins
     clone.remove_die(1)
     assert 1 in w.dice
+
+
+@pytest.mark.parametrize(("field", "index"), [("cocked", 6), ("floor", 5)])
+def test_digest_sees_the_cocked_flag_and_the_floor(board: Board, field: str, index: int) -> None:
+    """Guards ``World.digest`` hashing each die's cocked flag and floor (the
+    digest once left the cocked flag out, so two worlds that read a die's
+    face differently, cocked or not, had one fingerprint; the rules deny a
+    cocked die an ability under a house rule). The digest's docstring and
+    :meth:`World.rest_state` list what it covers: a rest state differing in
+    only that field, taken into a world, gives another digest; the same rest
+    state gives the same one."""
+    w = _setup(board)
+    state = w.rest_state()
+    same = World(board)
+    same.take_rest_state(state)
+    assert same.digest() == w.digest()
+    entry = state["dice"][0]
+    entry[index] = (not entry[index]) if field == "cocked" else entry[index] + 40.0
+    other = World(board)
+    other.take_rest_state(state)
+    assert other.rest_state()["dice"][0][index] == entry[index]
+    assert other.digest() != w.digest()

@@ -147,3 +147,20 @@ def test_the_strike_limit_of_a_cuboid_is_half_its_height(tmp_path: Path) -> None
     with pytest.raises(FlickError, match=r"-5\.\.5 mm .*die.sides_mm\[2\].*got 7"):
         w.flick(Flick(0, (0.0, 300.0), strike_mm=7.0))
     assert w.pose(0).x == FREE[0]
+
+
+def test_a_spin_at_the_limit_is_allowed_and_beyond_it_refused() -> None:
+    """Guards the flick check's spin bound (``abs(spin) > MAX_FLICK_SPIN``;
+    a ``>=`` refused a flick spun at exactly the documented limit, 200
+    rad/s, which the hand and the bots may deliver): either sign at the
+    limit passes, the next float beyond it is refused naming the maximum."""
+    import math
+
+    from warlords_sim.physics.checks import MAX_FLICK_SPIN, validate_flick
+
+    assert MAX_FLICK_SPIN == 200.0
+    for sign in (1.0, -1.0):
+        validate_flick(Flick(0, (0.0, 300.0), spin=sign * MAX_FLICK_SPIN), BOARD, True, False)
+        beyond = sign * math.nextafter(MAX_FLICK_SPIN, math.inf)
+        with pytest.raises(FlickError, match="over the maximum of 200 rad/s"):
+            validate_flick(Flick(0, (0.0, 300.0), spin=beyond), BOARD, True, False)

@@ -410,3 +410,39 @@ def test_a_die_landing_sunk_into_what_it_came_down_on_creates_no_energy(board: B
         )
     assert on_top  # it did come down on the die
     assert worst <= 1e-9, f"the dice gained {worst:.3%} of their energy"
+
+
+@pytest.mark.parametrize("walls", [True, False])
+def test_a_die_flown_off_the_siege_engine_over_a_side_wall_exits_over_it(
+    board: Board, walls: bool
+) -> None:
+    """Guards the EXIT event's ``over_wall`` (always False, a die flown over
+    the side walls would be treated as one off the open edge; rulebook,
+    Optional Wall Variants: "Dice that leave play over the walls are removed
+    from play", which the rules read from the flag, rules/engine.py). A die
+    shot from the siege engine's 60 mm top at 1500 mm/s towards seat 0's
+    board edge, where a 30 mm side wall stands (x 110..300): it flies over
+    it and leaves the board, an EXIT beyond the edge with ``over_wall``
+    True; with no side walls the same shot leaves over the open edge,
+    ``over_wall`` False."""
+    wall = board.castles[0].side_walls[1]
+    assert wall.height_mm < board.siege_engine.launch_height_mm
+    x = 200.0
+    assert wall.rect.x0 < x < wall.rect.x1
+    w = World(board, side_walls=walls)
+    w.add_die(1, x, -150.0)
+    w.place_siege_engine(x, -200.0)
+    start = (x, -200.0 - board.siege_engine.width_mm / 2.0 - 1.0)
+    res = w.flick(
+        Flick(
+            1,
+            (0.0, -1500.0),
+            launch=LaunchKind.SIEGE,
+            start=start,
+            height_mm=board.siege_engine.launch_height_mm,
+        )
+    )
+    exits = [e for e in res.events if e.kind is EventKind.EXIT]
+    assert res.exited == (1,) and len(exits) == 1
+    assert exits[0].y < -board.half_size_mm
+    assert exits[0].over_wall is walls

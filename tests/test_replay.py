@@ -446,3 +446,30 @@ def test_recording_a_game_driven_by_hand_then_resuming(tmp_path: Path) -> None:
     final = load_replay(path)
     assert state.over and final.result is not None and final.result.totals == state.totals
     assert verify(final).ok
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "replays"
+
+
+@pytest.mark.parametrize("delta", [-1, 1, -5])
+def test_a_result_line_counting_other_than_the_action_lines_is_refused(
+    tmp_path: Path, delta: int
+) -> None:
+    """Guards the loader's ``result.actions != len(actions)`` (a ``>`` let a
+    result line claiming fewer actions than the file holds load). The format
+    (docs/replay-format.md): the result line's ``actions`` is the number of
+    action lines. One more, one fewer or none at all is refused, naming the
+    line; the example file as written loads."""
+    objs = lines(EXAMPLES / "sandbox-flicks.jsonl")
+    n = sum(o["kind"] == "action" for o in objs)
+    assert objs[-1]["kind"] == "result" and n == 5
+    path = tmp_path / "flicks.jsonl"
+    write_lines(path, objs)
+    assert load_replay(path).result is not None
+    objs[-1]["actions"] = n + delta
+    write_lines(path, objs)
+    with pytest.raises(ReplayError) as info:
+        load_replay(path)
+    msg = str(info.value)
+    assert f"line {len(objs)}: field `actions`: expected {n}" in msg, msg
+    assert f"got {n + delta}" in msg

@@ -18,11 +18,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from click.testing import CliRunner
+from rules_helpers import OPEN, OPEN2, game, place, supply_flick
 
+from warlords_sim.board import Crenelation
 from warlords_sim.cli import main
 from warlords_sim.replay import ReplayError, branch, load_replay, verify
+from warlords_sim.replay.claims import action_claims
+from warlords_sim.replay.format import DieRec
+from warlords_sim.replay.snapshot import diff, snapshot
+from warlords_sim.rules import SupplyFlick
+from warlords_sim.rules.scripted import FLICKED, Landing
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "replays"
 GAME = EXAMPLES / "game-2p-standard.jsonl"
@@ -176,3 +184,44 @@ def test_a_branch_cut_at_a_round_end_verifies(tmp_path: Path) -> None:
     branch(rep, new, until, bots, ["aim", "aim"], skill=0.7)
     again = verify(load_replay(new))
     assert again.ok, again.mismatch or again.divergence or again.result
+
+
+def test_an_action_line_lists_every_die_whose_place_changed() -> None:
+    """Guards what an action line's ``dice`` holds (replay/snapshot.diff,
+    written by the recorder): docs/replay-format.md, "dice whose settled place
+    changed with this action", a place being ``[id, x, y, angle, face,
+    region]``, and a die new on the board (from the supply) is one. A die
+    knocked over where it lay (same x and y, another face) is listed, as is
+    the flicked die that appeared; a die left alone is not; a die knocked
+    off the board is in ``gone``. (A ``dice`` holding only the dice whose x or
+    y changed, or only dice already on the board, verified and rendered
+    wrong faces.)"""
+    g = game(2)
+    place(g, 6, *OPEN2, 2)  # player 1's dice
+    place(g, 7, -150.0, 150.0, 3)
+    place(g, 8, 150.0, 150.0, 4)
+    before = snapshot(g)
+    assert sorted(before) == [6, 7, 8]
+    out = supply_flick(g, Landing({FLICKED: (*OPEN, 5), 6: (*OPEN2, 6), 8: None}))
+    action = SupplyFlick(2, Crenelation.LOW, (0.0, 800.0), 0.0, 1)
+    claims = action_claims(1, action, g, before, out)
+    dice = {r.id: r for r in claims.dice}
+    assert sorted(dice) == [0, 6], claims.dice
+    assert (dice[0].x, dice[0].y, dice[0].face, dice[0].region) == (*OPEN, 5, "board")
+    assert (dice[6].x, dice[6].y, dice[6].angle) == (before[6].x, before[6].y, before[6].angle)
+    assert dice[6].face == 6
+    assert claims.gone == (8,)
+
+
+@pytest.mark.parametrize("field", ["x", "y", "angle", "face", "region"])
+def test_a_place_differing_in_any_one_field_is_a_change(field: str) -> None:
+    """Guards :func:`~warlords_sim.replay.snapshot.diff` field by field: each
+    of a place's five values alone makes the die one "whose settled place
+    changed" (docs/replay-format.md, the ``dice`` field)."""
+    a = DieRec(3, 10.0, 20.0, 0.5, 2, "board")
+    other = {"x": 11.0, "y": 21.0, "angle": 0.6, "face": 5, "region": "moat:0"}[field]
+    b = msgspec.structs.replace(a, **{field: other})
+    keep = DieRec(4, 1.0, 2.0, 0.0, 1, "board")
+    changed, gone = diff({3: a, 4: keep}, {3: b, 4: keep})
+    assert changed == [b] and gone == []
+    assert diff({3: a, 4: keep}, {3: a, 4: keep}) == ([], [])

@@ -397,3 +397,26 @@ def test_each_ability_has_the_rulebooks_name_and_face() -> None:
     }
     assert PendingKind.RING.title == "center ring pin move"
     assert set(ABILITY_BY_FACE.values()) | {PendingKind.RING} == set(PendingKind)
+
+
+@pytest.mark.parametrize("face", [1, 3, 4, 6])
+def test_a_siege_shot_keeping_its_face_earns_no_ability(face: int) -> None:
+    """Guards ``abilities.earned``'s "flicked from the board" (a shot from the
+    siege engine counted as a flick from the supply, which earns whatever it
+    shows). Rulebook, Die Abilities: "A die that is flicked from the board
+    ... that does not change its face value is not allowed to use the
+    special ability of its facing"; the Siege Engine: one of the doubles "on
+    the board" is picked up and flicked from the engine's top, so a siege
+    shot is such a flick. Landing on the face it showed: no ability and the
+    turn passes; landing on another face that earns one: the ability."""
+    g = game(2)
+    _doubles(g, face)
+    phys(g).push(land(100.0, 100.0, face))
+    out = g.apply(SiegeShot(0, (0.0, 800.0)))
+    assert phys(g).flicks[-1].launch is LaunchKind.SIEGE
+    assert out.pending is None and g.state.active == 1
+    g2 = game(2)
+    _doubles(g2, 2)  # a pair of 2s, one shot onto ``face``
+    phys(g2).push(land(100.0, 100.0, face))
+    out2 = g2.apply(SiegeShot(0, (0.0, 800.0)))
+    assert out2.pending is not None and out2.pending.die == 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from rules_helpers import (
     BOARD,
@@ -21,6 +23,7 @@ from warlords_sim.board import Crenelation
 from warlords_sim.physics.types import LaunchKind
 from warlords_sim.rules import BoardFlick, Decline, Location, SupplyFlick
 from warlords_sim.rules import errors as err
+from warlords_sim.rules.legal import is_legal
 from warlords_sim.rules.resolve import straddled_castle
 from warlords_sim.rules.scoring import round_damage
 from warlords_sim.rules.scripted import FLICKED, Landing
@@ -206,3 +209,27 @@ def test_only_a_die_inside_the_gateway_and_courtyard_together_lies_across() -> N
     assert straddled_castle(config, pose(*GATEWAY[2])) is None
     assert straddled_castle(config, pose(gate.center[0], gate.y0 + size / 2.0 - 2.0)) is None
     assert straddled_castle(config, pose(*OPEN)) is None
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_a_strike_exactly_at_the_limit_is_legal(sign: float) -> None:
+    """Guards the strike bound of ``rules/legal.py`` (``abs(strike_mm) <=
+    half``; a ``<`` refused a flick struck at the very top or bottom of the
+    die's trailing face). "A flick requires that a die travels on its own
+    after leaving a player's finger": the finger may strike anywhere on the
+    trailing face, edges included (``DieSpec.strike_limit_mm``, half the
+    die's height); one float beyond it is refused, for a supply flick and a
+    flick from the board alike."""
+    g = game(2)
+    half = BOARD.die.strike_limit_mm
+    assert half == BOARD.die.sides_mm[2] / 2.0
+    beyond = math.nextafter(half, math.inf)
+    at = SupplyFlick(2, Crenelation.HIGH, (0.0, 800.0), 0.0, 1, strike_mm=sign * half)
+    over = SupplyFlick(2, Crenelation.HIGH, (0.0, 800.0), 0.0, 1, strike_mm=sign * beyond)
+    assert is_legal(g.state, at)
+    assert not is_legal(g.state, over)
+    with pytest.raises(err.BadFlickError, match="strikes within the die"):
+        g.apply(over)
+    place(g, 0, *OPEN, 2)
+    assert is_legal(g.state, BoardFlick(0, (0.0, 600.0), strike_mm=sign * half))
+    assert not is_legal(g.state, BoardFlick(0, (0.0, 600.0), strike_mm=sign * beyond))
