@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from warlords_sim.board import Board, seat_pins
 from warlords_sim.physics import Flick, FlickResult, LaunchKind, World
 from warlords_sim.replay.format import SandboxSetup
+from warlords_sim.rules.physics_port import make_world
 
 __all__ = ["SandboxFlick", "apply_sandbox", "sandbox_setup", "sandbox_world"]
 
@@ -110,10 +111,11 @@ def sandbox_setup(
 
 
 def sandbox_world(board: Board, setup: SandboxSetup) -> World:
-    """A fresh world as ``setup`` describes it."""
-    world = World(board, setup.castle_seats, setup.side_walls)
-    for hole in setup.pins:
-        world.add_pin(hole)
+    """A fresh 2.5D world as ``setup`` describes it (the physics port's
+    :func:`~warlords_sim.rules.physics_port.make_world`)."""
+    world = make_world(board, "2.5d", setup.castle_seats, setup.side_walls, setup.pins)
+    if not isinstance(world, World):  # make_world's 2.5D is the World
+        raise TypeError(f"the 2.5D engine made a {type(world).__name__}")
     return world
 
 

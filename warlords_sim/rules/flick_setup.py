@@ -130,10 +130,7 @@ def standard_world(board: Board, engine: str = "2.5d") -> Physics:
         ImportError: the reference engine without MuJoCo installed.
         WorldError: a board the engine cannot simulate.
     """
-    world = make_world(board, engine)
-    for hole in seat_pins(board):
-        world.add_pin(hole)
-    return world
+    return make_world(board, engine, pins=seat_pins(board))
 
 
 def flick_start(

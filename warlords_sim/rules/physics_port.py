@@ -111,8 +111,13 @@ def make_world(
     engine: str = "2.5d",
     castle_seats: Sequence[int] = (0, 1, 2, 3),
     side_walls: bool = False,
+    pins: Iterable[int] = (),
 ) -> Physics:
-    """A physics world of ``board`` on ``engine`` (one of :data:`ENGINES`).
+    """A physics world of ``board`` on ``engine`` (one of :data:`ENGINES`),
+    with ``pins`` added in their order (the order enters the digests). The
+    one place a world is set up: a game's, the ``flick`` sandbox's
+    (:func:`~warlords_sim.rules.flick_setup.standard_world`) and a sandbox
+    replay's (``replay.sandbox.sandbox_world``).
 
     Raises:
         ValueError: an engine name not in :data:`ENGINES`.
@@ -121,13 +126,17 @@ def make_world(
         WorldError: a board the engine cannot simulate (a cuboid die on
             ``"2.5d"``; a restitution out of the reference contact's reach).
     """
+    world: Physics
     if engine == "2.5d":
         from warlords_sim.physics.world import World
 
-        return World(board, castle_seats, side_walls)
-    if engine == "reference":
+        world = World(board, castle_seats, side_walls)
+    elif engine == "reference":
         from warlords_sim.reference import ReferenceWorld
 
-        world: Physics = ReferenceWorld(board, castle_seats, side_walls)
-        return world
-    raise ValueError(f"unknown physics engine {engine!r}; expected one of {', '.join(ENGINES)}")
+        world = ReferenceWorld(board, castle_seats, side_walls)
+    else:
+        raise ValueError(f"unknown physics engine {engine!r}; expected one of {', '.join(ENGINES)}")
+    for hole in pins:
+        world.add_pin(hole)
+    return world
