@@ -1101,20 +1101,14 @@ def read_board_file(name_or_path: str | Path) -> tuple[Path, bytes]:
     return path, raw
 
 
-def board_from_bytes(raw: bytes, path: str | Path) -> Board:
-    """Validate the bytes of a board file (as :func:`load_board` reads them)
-    into a :class:`Board` whose ``path`` is ``path`` and whose ``sha256`` is
-    that of ``raw``. For a board that travels as data (a lab's game spec
-    carries the file's text to its workers, which may not see the file).
-
-    Args:
-        raw: the file's bytes (UTF-8 TOML), at most :data:`MAX_FILE_BYTES`.
-        path: the file they came from, named in errors and kept as ``Board.path``.
+def _parse_board_file(raw: bytes, path: Path) -> _BoardFile:
+    """The bytes of a board file parsed (TOML) and checked against the schema
+    (every field present, typed and within its bound), nothing built yet.
 
     Raises:
-        BoardError: as :func:`load_board`, naming ``path``.
+        BoardError: more than :data:`MAX_FILE_BYTES`, not TOML, or a field
+            the schema refuses (its reason quoted), naming ``path``.
     """
-    path = Path(path)
     if len(raw) > MAX_FILE_BYTES:
         raise BoardError(
             f"{path}: expected a board file of at most {MAX_FILE_BYTES} bytes, got {len(raw)}"
@@ -1124,13 +1118,20 @@ def board_from_bytes(raw: bytes, path: str | Path) -> Board:
     except FileProblem as e:
         raise BoardError(f"{path}: {e}") from None
     try:
-        f = msgspec.convert(data, _BoardFile)
+        return msgspec.convert(data, _BoardFile)
     except msgspec.ValidationError as e:
         raise BoardError(f"{path}: {_explain_msgspec(str(e), data)}") from e
 
-    size = _positive(path, "board.size_mm", f.board.size_mm)
-    g = _positive(path, "board.gravity_mm_s2", f.board.gravity_mm_s2)
-    d = f.die
+
+def _build_die(path: Path, d: _DieSection) -> DieSpec:
+    """The die: its size and sides (mm, :data:`DIE_SIDE_RANGE_MM`; the sides
+    default to a cube of the size), its edge radius (mm, default a tenth of
+    the size), mass (g, :data:`DIE_DENSITY_RANGE_G_CM3`) and materials.
+
+    Raises:
+        BoardError: a side, the edge radius, the mass, a friction (0..2) or a
+            restitution (0..1) out of range; checked in that order.
+    """
     die_size = _die_side(path, "die.size_mm", d.size_mm)
     sx, sy, sz = d.sides_mm if d.sides_mm is not None else (die_size, die_size, die_size)
     sides = (
@@ -1146,7 +1147,7 @@ def board_from_bytes(raw: bytes, path: str | Path) -> Board:
             f"a radius in (0, {min(sides) / 2.0:g}) mm, less than half the smallest side "
             f"(at half of it the die is a sphere or a rod), got {radius}",
         )
-    die = DieSpec(
+    return DieSpec(
         size_mm=die_size,
         mass_g=_die_mass(path, d.mass_g, sides),
         table_friction=_fraction(path, "die.table_friction", d.table_friction, 2.0),
@@ -1159,19 +1160,43 @@ def board_from_bytes(raw: bytes, path: str | Path) -> Board:
         edge_radius_mm=radius,
         sides_mm=sides,
     )
-    pin = PinSpec(
-        radius_mm=_positive(path, "pin.radius_mm", f.pin.radius_mm),
-        height_mm=_positive(path, "pin.height_mm", f.pin.height_mm),
-        material=Material(
-            _fraction(path, "pin.restitution", f.pin.restitution),
-            _fraction(path, "pin.friction", f.pin.friction, 2.0),
-        ),
+
+
+def _material(path: Path, section: str, restitution: float, friction: float) -> Material:
+    """A material of the file's ``section`` (``pin``, ``wall_material``).
+
+    Raises:
+        BoardError: the restitution outside 0..1 or (then) the friction
+            outside 0..2.
+    """
+    return Material(
+        _fraction(path, f"{section}.restitution", restitution),
+        _fraction(path, f"{section}.friction", friction, 2.0),
     )
-    wall_material = Material(
-        _fraction(path, "wall_material.restitution", f.wall_material.restitution),
-        _fraction(path, "wall_material.friction", f.wall_material.friction, 2.0),
+
+
+def _build_pin(path: Path, p: _PinSection) -> PinSpec:
+    """The pins: radius and height (mm, positive) and material.
+
+    Raises:
+        BoardError: the radius, the height, then the material out of range.
+    """
+    return PinSpec(
+        radius_mm=_positive(path, "pin.radius_mm", p.radius_mm),
+        height_mm=_positive(path, "pin.height_mm", p.height_mm),
+        material=_material(path, "pin", p.restitution, p.friction),
     )
-    cs = f.castle
+
+
+def _crenelations(path: Path, cs: _CastleSection, die: DieSpec) -> tuple[float, float, float]:
+    """The heights of the high and the low crenelation and the width of the
+    low one's notch, mm: ``(high, low, notch)``.
+
+    Raises:
+        BoardError: a height or the width not positive, the low crenelation
+            not below the high one, or a notch no wider than the die's
+            longest side.
+    """
     high = _positive(path, "castle.high_crenelation_mm", cs.high_crenelation_mm)
     low = _positive(path, "castle.low_crenelation_mm", cs.low_crenelation_mm)
     if low >= high:
@@ -1185,38 +1210,70 @@ def board_from_bytes(raw: bytes, path: str | Path) -> Board:
             f"a notch wider than the die, which must fit through it: more than {widest:g} mm "
             f"(the die's longest side, it may lie any way across the notch), got {notch:g}",
         )
-    castles = tuple(_build_castle(path, cs, seat, die.size_mm) for seat in range(4))
-    _check_notches(path, castles[0], notch, die.size_mm)
+    return high, low, notch
 
-    half = size / 2.0
-    ring = f.center_ring
+
+def _build_castles(
+    path: Path, cs: _CastleSection, die_size: float, notch: float
+) -> tuple[Castle, ...]:
+    """The four castles, the file's one turned to each seat, with every low
+    crenelation's notch (``notch`` mm wide) fitting in its front wall.
+
+    Raises:
+        BoardError: as :func:`_build_castle`, or a notch that does not fit.
+    """
+    castles = tuple(_build_castle(path, cs, seat, die_size) for seat in range(4))
+    _check_notches(path, castles[0], notch, die_size)
+    return castles
+
+
+def _ring_radius(path: Path, ring: _RingSection, pin_radius: float, half: float) -> float:
+    """The centre ring's radius (mm), checked with its number of holes and of
+    pins per seat: pins fit in neighbouring holes, the ring is on the board.
+
+    Raises:
+        BoardError: the radius not between a pin radius and the half side
+            less a pin radius, the holes not a positive multiple of 4 or too
+            many for the ring, or the pins per seat not 1..holes/4.
+    """
     r = _positive(path, "center_ring.radius_mm", ring.radius_mm)
-    if not pin.radius_mm < r < half - pin.radius_mm:
+    if not pin_radius < r < half - pin_radius:
         raise _err(
             path,
             "center_ring.radius_mm",
-            f"a radius between the pin radius ({pin.radius_mm:g} mm) and the board's half side "
-            f"less a pin radius ({half - pin.radius_mm:g} mm), got {r:g}",
+            f"a radius between the pin radius ({pin_radius:g} mm) and the board's half side "
+            f"less a pin radius ({half - pin_radius:g} mm), got {r:g}",
         )
     if ring.holes < 4 or ring.holes % 4:
         raise _err(path, "center_ring.holes", f"a positive multiple of 4, got {ring.holes}")
     # neighbouring holes 2 r sin(pi / n) apart hold pins 2 * pin radius wide
-    fits = math.floor(math.pi / math.asin(pin.radius_mm / r))
+    fits = math.floor(math.pi / math.asin(pin_radius / r))
     if ring.holes > fits:
         raise _err(
             path,
             "center_ring.holes",
-            f"at most {fits} holes on a {r:g} mm ring, so that pins of {pin.radius_mm:g} mm "
+            f"at most {fits} holes on a {r:g} mm ring, so that pins of {pin_radius:g} mm "
             f"radius in neighbouring holes do not overlap, got {ring.holes}",
         )
     per_seat = ring.pins_per_seat
     if not 1 <= per_seat <= ring.holes // 4:
         raise _err(path, "center_ring.pins_per_seat", f"1..{ring.holes // 4}, got {per_seat}")
-    n = ring.holes
+    return r
+
+
+def _ring_holes(n: int, r: float) -> list[Point]:
+    """The ``n`` centre-ring holes (mm) evenly on the circle of radius ``r``,
+    hole 0 on the positive x axis, then counter-clockwise."""
     ring_holes: list[Point] = []
     for i in range(n):
         a = 2.0 * math.pi * i / n
         ring_holes.append((r * math.cos(a), r * math.sin(a)))
+    return ring_holes
+
+
+def _ring_pins_by_seat(n: int, per_seat: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat, the ``per_seat`` ring holes (of ``n``, sorted indices)
+    that get its pins."""
     pins_by_seat: list[tuple[int, ...]] = []
     for seat in range(4):
         # "directly across from their home castle": the ring holes facing the
@@ -1230,19 +1287,59 @@ def board_from_bytes(raw: bytes, path: str | Path) -> Board:
             key=lambda i: (abs(math.remainder(2.0 * math.pi * i / n - across, 2.0 * math.pi)), i),
         )
         pins_by_seat.append(tuple(sorted(order[:per_seat])))
+    return tuple(pins_by_seat)
+
+
+def _field_holes(path: Path, holes: Iterable[tuple[float, float]], half: float) -> list[Point]:
+    """The field's holes (mm), each a point on the board (``half`` its half side).
+
+    Raises:
+        BoardError: a hole not finite or off the board.
+    """
     field = []
-    for i, (x, y) in enumerate(f.field.holes):
+    for i, (x, y) in enumerate(holes):
         if not (math.isfinite(x) and math.isfinite(y) and abs(x) < half and abs(y) < half):
             raise _err(
                 path, f"field.holes[{i}]", f"a point on the board (|x|, |y| < {half}), got {[x, y]}"
             )
         field.append((float(x), float(y)))
-    all_holes = tuple(ring_holes) + tuple(field)
+    return field
+
+
+def board_from_bytes(raw: bytes, path: str | Path) -> Board:
+    """Validate the bytes of a board file (as :func:`load_board` reads them)
+    into a :class:`Board` whose ``path`` is ``path`` and whose ``sha256`` is
+    that of ``raw``. For a board that travels as data (a lab's game spec
+    carries the file's text to its workers, which may not see the file).
+
+    Args:
+        raw: the file's bytes (UTF-8 TOML), at most :data:`MAX_FILE_BYTES`.
+        path: the file they came from, named in errors and kept as ``Board.path``.
+
+    Raises:
+        BoardError: as :func:`load_board`, naming ``path``.
+    """
+    path = Path(path)
+    f = _parse_board_file(raw, path)
+    size = _positive(path, "board.size_mm", f.board.size_mm)
+    g = _positive(path, "board.gravity_mm_s2", f.board.gravity_mm_s2)
+    die = _build_die(path, f.die)
+    pin = _build_pin(path, f.pin)
+    wall_material = _material(
+        path, "wall_material", f.wall_material.restitution, f.wall_material.friction
+    )
+    high, low, notch = _crenelations(path, f.castle, die)
+    castles = _build_castles(path, f.castle, die.size_mm, notch)
+
+    half = size / 2.0
+    r = _ring_radius(path, f.center_ring, pin.radius_mm, half)
+    n = f.center_ring.holes
+    all_holes = tuple(_ring_holes(n, r)) + tuple(_field_holes(path, f.field.holes, half))
     center_ring = CenterRing(
         radius_mm=r,
         inner_radius_mm=r - pin.radius_mm,
         hole_indices=tuple(range(n)),
-        pins_by_seat=tuple(pins_by_seat),
+        pins_by_seat=_ring_pins_by_seat(n, f.center_ring.pins_per_seat),
     )
     siege = SiegeEngineSpec(
         _positive(path, "siege_engine.width_mm", f.siege_engine.width_mm),

@@ -31,6 +31,8 @@ from numpy.typing import ArrayLike
 
 from warlords_sim.board import (
     Board,
+    Castle,
+    FrontArea,
     Rect,
     Wall,
     castle_seats_for,
@@ -182,6 +184,256 @@ def _wall_style(board: Board, wall: Wall) -> dict[str, Any]:
     return {"facecolor": _SIDE_WALL, "edgecolor": "none"}
 
 
+def _checked_drawing(
+    board: Board,
+    castle_seats: Sequence[int],
+    pins: Iterable[int] | None,
+    dice: Iterable[tuple[DiePose, int]],
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[DiePose, int], ...]]:
+    """The seats, pin holes and dice of a drawing, checked before anything is drawn.
+
+    Returns:
+        ``(seats, pin_holes, dice)``: the castle seats, the hole indices
+        holding a pin (the centre-ring set-up for the seats when ``pins``
+        is ``None``) and the ``(pose, owner_seat)`` pairs.
+
+    Raises:
+        ValueError: a seat outside 0..3 (or repeated), a hole index out of
+            range or a face outside 1..6.
+    """
+    seats = _check_seats(castle_seats, "castle_seats")
+    pin_holes = default_pins(board, seats) if pins is None else tuple(pins)
+    for i in pin_holes:
+        if not 0 <= i < len(board.holes):
+            raise ValueError(f"pin hole index {i} out of range 0..{len(board.holes) - 1}")
+    checked = tuple(dice)
+    for pose, owner in checked:
+        seat_colour(owner)
+        if pose.face not in _PIPS:
+            raise ValueError(f"die {pose.die}: face must be 1..6, got {pose.face!r}")
+    return seats, pin_holes, checked
+
+
+def _draw_table(ax: Axes, board: Board, margin: float) -> None:
+    """Set up ``ax`` (equal aspect, limits the board plus ``margin`` mm each
+    side, off-board colour) and draw the board's square."""
+    half = board.half_size_mm
+    ax.set_facecolor(_OFF_BOARD)
+    ax.set_xlim(-half - margin, half + margin)
+    ax.set_ylim(-half - margin, half + margin)
+    ax.set_aspect("equal")
+    ax.add_patch(
+        Rectangle(
+            (-half, -half),
+            board.size_mm,
+            board.size_mm,
+            facecolor=_BOARD_FILL,
+            edgecolor=_BOARD_EDGE,
+            linewidth=1.5,
+            zorder=_Z_BOARD,
+        )
+    )
+
+
+def _draw_centre_ring(ax: Axes, board: Board) -> None:
+    """The centre ring: a disc of its radius (mm) about the origin, a shade
+    darker than the board."""
+    ax.add_patch(
+        Circle(
+            (0.0, 0.0),
+            board.center_ring.radius_mm,
+            facecolor=_shade(_BOARD_FILL, -0.06),
+            edgecolor=_RING_EDGE,
+            linewidth=1.0,
+            zorder=_Z_BOARD + 0.5,
+        )
+    )
+
+
+def _draw_castle(ax: Axes, castle: Castle, labels: bool) -> None:
+    """One standing castle without its walls: the moat blue, the courtyard in
+    the seat colour, the gateways lighter and dashed, then each front area's
+    launch spots (and its number when ``labels``)."""
+    colour = seat_colour(castle.seat)
+    ax.add_patch(
+        _rect_patch(
+            castle.moat,
+            facecolor=_MOAT_FILL,
+            edgecolor=_MOAT_EDGE,
+            linewidth=0.8,
+            zorder=_Z_MOAT,
+        )
+    )
+    ax.add_patch(
+        _rect_patch(castle.courtyard, facecolor=colour, edgecolor="none", zorder=_Z_CASTLE)
+    )
+    for gate in castle.gateways:
+        ax.add_patch(
+            _rect_patch(
+                gate,
+                facecolor=_shade(colour, 0.55),
+                edgecolor=_shade(colour, -0.45),
+                linewidth=0.6,
+                linestyle=(0, (2, 1.5)),
+                zorder=_Z_CASTLE,
+            )
+        )
+    for area in castle.front_areas:
+        _draw_launch_spots(ax, castle, area)
+        if labels:
+            _draw_area_number(ax, castle, area)
+
+
+def _draw_launch_spots(ax: Axes, castle: Castle, area: FrontArea) -> None:
+    """A front area's two launch spots as triangles pointing out of the castle
+    (not to be taken for pins): the high crenelation's filled, the low's open."""
+    for spot, filled in ((area.high, True), (area.low, False)):
+        ox, oy = castle.outward
+        px, py = -oy, ox
+        tri = [
+            (spot.x + ox * 3.4, spot.y + oy * 3.4),
+            (spot.x - ox * 2.2 + px * 3.0, spot.y - oy * 2.2 + py * 3.0),
+            (spot.x - ox * 2.2 - px * 3.0, spot.y - oy * 2.2 - py * 3.0),
+        ]
+        ax.add_patch(
+            Polygon(
+                tri,
+                closed=True,
+                facecolor=_TEXT if filled else "white",
+                edgecolor=_TEXT,
+                linewidth=0.8,
+                zorder=_Z_MARK,
+            )
+        )
+
+
+def _draw_area_number(ax: Axes, castle: Castle, area: FrontArea) -> None:
+    """A front area's number, faint, 11 mm outward of the middle of its two
+    launch spots."""
+    ox, oy = castle.outward
+    mx = (area.high.x + area.low.x) / 2.0 + ox * 11.0
+    my = (area.high.y + area.low.y) / 2.0 + oy * 11.0
+    ax.text(
+        mx,
+        my,
+        str(area.area),
+        ha="center",
+        va="center",
+        fontsize=6,
+        color=_TEXT,
+        alpha=0.55,
+        zorder=_Z_MARK,
+    )
+
+
+def _draw_walls(ax: Axes, board: Board, seats: tuple[int, ...], side_walls: bool) -> None:
+    """The walls standing in the physics for ``seats`` and ``side_walls``
+    (:func:`~warlords_sim.board.standing_walls`), each in its style."""
+    for _, wall in standing_walls(board, seats, side_walls):
+        ax.add_patch(_rect_patch(wall.rect, zorder=_Z_WALL, **_wall_style(board, wall)))
+
+
+def _draw_holes(ax: Axes, board: Board) -> None:
+    """Every pin hole, of the pin's radius (mm): the ring's and the field's,
+    then the three-player walls'."""
+    wall_holes = [h for c in board.castles for h in c.wall_holes]
+    for x, y in (*board.holes, *wall_holes):
+        ax.add_patch(
+            Circle(
+                (x, y),
+                board.pin.radius_mm,
+                facecolor=_HOLE_FILL,
+                edgecolor=_HOLE_EDGE,
+                linewidth=0.6,
+                zorder=_Z_HOLE,
+            )
+        )
+
+
+def _draw_pins(ax: Axes, board: Board, pin_holes: Iterable[int]) -> None:
+    """A pin, a little wider than its hole, in each hole of ``pin_holes``
+    (indices into ``board.holes``, already checked)."""
+    for i in pin_holes:
+        x, y = board.holes[i]
+        ax.add_patch(
+            Circle(
+                (x, y),
+                board.pin.radius_mm * 1.15,
+                facecolor=_PIN_FILL,
+                edgecolor="black",
+                linewidth=0.5,
+                zorder=_Z_PIN,
+            )
+        )
+
+
+def _draw_siege_engine(ax: Axes, board: Board, centre: Point, labels: bool) -> None:
+    """The siege engine's hatched square footprint about ``centre`` (mm), and
+    its name under it when ``labels``."""
+    w = board.siege_engine.width_mm
+    sx, sy = centre
+    ax.add_patch(
+        Rectangle(
+            (sx - w / 2.0, sy - w / 2.0),
+            w,
+            w,
+            facecolor=_SIEGE_FILL,
+            edgecolor="black",
+            hatch="xx",
+            linewidth=0.8,
+            alpha=0.9,
+            zorder=_Z_ENGINE,
+        )
+    )
+    if labels:
+        ax.text(
+            sx,
+            sy - w / 2.0 - 3.0,
+            "siege engine",
+            ha="center",
+            va="top",
+            fontsize=6,
+            color=_TEXT,
+            zorder=_Z_ENGINE,
+        )
+
+
+def _seat_label(
+    seat: int, seats: tuple[int, ...], closed: tuple[int, ...]
+) -> tuple[str, str | RGB]:
+    """The name written by ``seat``'s side and its colour: the seat colour's
+    name for a castle that stands, else closed (three-player wall) or empty."""
+    name = f"seat {seat}"
+    if seat in seats:
+        return f"{name} ({SEAT_COLOUR_NAMES[seat]})", _shade(seat_colour(seat), -0.25)
+    if seat in closed:
+        return f"{name} (closed: three-player wall)", _THREE_PLAYER_WALL
+    return f"{name} (empty)", _THREE_PLAYER_WALL
+
+
+def _draw_seat_labels(
+    ax: Axes, board: Board, seats: tuple[int, ...], closed: tuple[int, ...], margin: float
+) -> None:
+    """Each seat's name in the margin (``margin`` mm wide) behind its side,
+    turned to be read from that side."""
+    d = board.half_size_mm + margin * 0.45
+    for seat in range(4):
+        ox, oy = board.castles[seat].outward
+        name, colour = _seat_label(seat, seats, closed)
+        ax.text(
+            -ox * d,
+            -oy * d,
+            name,
+            ha="center",
+            va="center",
+            rotation=math.degrees(SIDE_LABEL_TURN[seat]) % 360.0,
+            rotation_mode="anchor",
+            fontsize=9,
+            fontweight="bold",
+            color=colour,
+        )
+
+
 def draw_board(
     ax: Axes,
     board: Board,
@@ -220,202 +472,21 @@ def draw_board(
         ValueError: a seat outside 0..3, a hole index out of range or a
             face outside 1..6.
     """
-    seats = _check_seats(castle_seats, "castle_seats")
-    closed = closed_seats(seats)
-    pin_holes = default_pins(board, seats) if pins is None else tuple(pins)
-    for i in pin_holes:
-        if not 0 <= i < len(board.holes):
-            raise ValueError(f"pin hole index {i} out of range 0..{len(board.holes) - 1}")
-    dice = tuple(dice)
-    for pose, owner in dice:
-        seat_colour(owner)
-        if pose.face not in _PIPS:
-            raise ValueError(f"die {pose.die}: face must be 1..6, got {pose.face!r}")
-
-    half = board.half_size_mm
+    seats, pin_holes, poses = _checked_drawing(board, castle_seats, pins, dice)
     margin = 0.09 * board.size_mm
-    ax.set_facecolor(_OFF_BOARD)
-    ax.set_xlim(-half - margin, half + margin)
-    ax.set_ylim(-half - margin, half + margin)
-    ax.set_aspect("equal")
-    ax.add_patch(
-        Rectangle(
-            (-half, -half),
-            board.size_mm,
-            board.size_mm,
-            facecolor=_BOARD_FILL,
-            edgecolor=_BOARD_EDGE,
-            linewidth=1.5,
-            zorder=_Z_BOARD,
-        )
-    )
-
-    # centre ring
-    ring = board.center_ring
-    ax.add_patch(
-        Circle(
-            (0.0, 0.0),
-            ring.radius_mm,
-            facecolor=_shade(_BOARD_FILL, -0.06),
-            edgecolor=_RING_EDGE,
-            linewidth=1.0,
-            zorder=_Z_BOARD + 0.5,
-        )
-    )
-
-    # castles
+    _draw_table(ax, board, margin)
+    _draw_centre_ring(ax, board)
     for seat in seats:
-        castle = board.castles[seat]
-        colour = seat_colour(seat)
-        ax.add_patch(
-            _rect_patch(
-                castle.moat,
-                facecolor=_MOAT_FILL,
-                edgecolor=_MOAT_EDGE,
-                linewidth=0.8,
-                zorder=_Z_MOAT,
-            )
-        )
-        ax.add_patch(
-            _rect_patch(castle.courtyard, facecolor=colour, edgecolor="none", zorder=_Z_CASTLE)
-        )
-        for gate in castle.gateways:
-            ax.add_patch(
-                _rect_patch(
-                    gate,
-                    facecolor=_shade(colour, 0.55),
-                    edgecolor=_shade(colour, -0.45),
-                    linewidth=0.6,
-                    linestyle=(0, (2, 1.5)),
-                    zorder=_Z_CASTLE,
-                )
-            )
-        for area in castle.front_areas:
-            for spot, filled in ((area.high, True), (area.low, False)):
-                # triangles pointing out of the castle: not to be taken for pins
-                ox, oy = castle.outward
-                px, py = -oy, ox
-                tri = [
-                    (spot.x + ox * 3.4, spot.y + oy * 3.4),
-                    (spot.x - ox * 2.2 + px * 3.0, spot.y - oy * 2.2 + py * 3.0),
-                    (spot.x - ox * 2.2 - px * 3.0, spot.y - oy * 2.2 - py * 3.0),
-                ]
-                ax.add_patch(
-                    Polygon(
-                        tri,
-                        closed=True,
-                        facecolor=_TEXT if filled else "white",
-                        edgecolor=_TEXT,
-                        linewidth=0.8,
-                        zorder=_Z_MARK,
-                    )
-                )
-            if labels:
-                ox, oy = castle.outward
-                mx = (area.high.x + area.low.x) / 2.0 + ox * 11.0
-                my = (area.high.y + area.low.y) / 2.0 + oy * 11.0
-                ax.text(
-                    mx,
-                    my,
-                    str(area.area),
-                    ha="center",
-                    va="center",
-                    fontsize=6,
-                    color=_TEXT,
-                    alpha=0.55,
-                    zorder=_Z_MARK,
-                )
-
-    # walls: exactly those standing in the physics (board.standing_walls)
-    for _, wall in standing_walls(board, seats, side_walls):
-        ax.add_patch(_rect_patch(wall.rect, zorder=_Z_WALL, **_wall_style(board, wall)))
-
-    # holes (the ring and the field, then the three-player wall's) and pins
-    r_hole = board.pin.radius_mm
-    wall_holes = [h for c in board.castles for h in c.wall_holes]
-    for x, y in (*board.holes, *wall_holes):
-        ax.add_patch(
-            Circle(
-                (x, y),
-                r_hole,
-                facecolor=_HOLE_FILL,
-                edgecolor=_HOLE_EDGE,
-                linewidth=0.6,
-                zorder=_Z_HOLE,
-            )
-        )
-    for i in pin_holes:
-        x, y = board.holes[i]
-        ax.add_patch(
-            Circle(
-                (x, y),
-                r_hole * 1.15,
-                facecolor=_PIN_FILL,
-                edgecolor="black",
-                linewidth=0.5,
-                zorder=_Z_PIN,
-            )
-        )
-
+        _draw_castle(ax, board.castles[seat], labels)
+    _draw_walls(ax, board, seats, side_walls)
+    _draw_holes(ax, board)
+    _draw_pins(ax, board, pin_holes)
     if siege_engine is not None:
-        w = board.siege_engine.width_mm
-        sx, sy = siege_engine
-        ax.add_patch(
-            Rectangle(
-                (sx - w / 2.0, sy - w / 2.0),
-                w,
-                w,
-                facecolor=_SIEGE_FILL,
-                edgecolor="black",
-                hatch="xx",
-                linewidth=0.8,
-                alpha=0.9,
-                zorder=_Z_ENGINE,
-            )
-        )
-        if labels:
-            ax.text(
-                sx,
-                sy - w / 2.0 - 3.0,
-                "siege engine",
-                ha="center",
-                va="top",
-                fontsize=6,
-                color=_TEXT,
-                zorder=_Z_ENGINE,
-            )
-
-    for pose, owner in dice:
+        _draw_siege_engine(ax, board, siege_engine, labels)
+    for pose, owner in poses:
         _draw_die(ax, pose, owner, board.die.size_mm)
-
     if labels:
-        for seat in range(4):
-            c = board.castles[seat]
-            ox, oy = c.outward
-            d = half + margin * 0.45
-            tx, ty = -ox * d, -oy * d
-            name = f"seat {seat}"
-            if seat in seats:
-                name += f" ({SEAT_COLOUR_NAMES[seat]})"
-                label_colour: str | RGB = _shade(seat_colour(seat), -0.25)
-            elif seat in closed:
-                name += " (closed: three-player wall)"
-                label_colour = _THREE_PLAYER_WALL
-            else:
-                name += " (empty)"
-                label_colour = _THREE_PLAYER_WALL
-            ax.text(
-                tx,
-                ty,
-                name,
-                ha="center",
-                va="center",
-                rotation=math.degrees(SIDE_LABEL_TURN[seat]) % 360.0,
-                rotation_mode="anchor",
-                fontsize=9,
-                fontweight="bold",
-                color=label_colour,
-            )
+        _draw_seat_labels(ax, board, seats, closed_seats(seats), margin)
     ax.set_xlabel("x (mm)")
     ax.set_ylabel("y (mm)")
     ax.tick_params(labelsize=7)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -27,6 +28,8 @@ from warlords_sim.extras import require_extra
 if TYPE_CHECKING:
     from warlords_sim.board import Board
     from warlords_sim.cli.flick_trials import TrialResult, run_trials, setup_world
+    from warlords_sim.physics import LaunchKind
+    from warlords_sim.replay import Recorder
 
 __all__ = ["TrialResult", "flick", "run_trials", "setup_world"]
 
@@ -173,21 +176,97 @@ def flick(
     record: str | None,
     force: bool,
 ) -> None:
-    from warlords_sim.cli.flick_trials import (
-        open_sandbox_recorder,
-        record_flick,
-        run_trials,
-        summary,
-    )
-    from warlords_sim.physics import LaunchKind
-    from warlords_sim.replay import ReplayError
-    from warlords_sim.rules.flick_setup import MAX_FLICK_SPIN, FlickSetupError, speed_problem
+    from warlords_sim.cli.flick_trials import record_flick, summary
 
     if plot is not None:
         require_extra("render", "flick --plot")
-
     if (at is None) == (from_ is None):
         fail("give exactly one of --at X,Y or --from SEAT:AREA")
+    v = _flick_velocity(velocity, spin, face, noise)
+    at_xy, seat_area, kind = _start(at, from_, launch)
+    opts = _FlickOptions(
+        board=board,
+        at=at,
+        from_=from_,
+        velocity_text=velocity,
+        velocity=v,
+        at_xy=at_xy,
+        seat_area=seat_area,
+        launch=kind,
+        spin=spin,
+        strike=strike,
+        face=face,
+        seed=seed,
+        trials=trials,
+        noise=noise,
+        as_json=as_json,
+        plot=plot,
+        progress=progress,
+        engine=engine,
+        record=record,
+        force=force,
+    )
+    _check_outputs(opts)
+    rec = _open_recorder(opts)
+    with recording(rec):  # a failure before the flick removes the new file
+        results = _run(opts)
+        if rec is not None:
+            record_flick(rec, board, at_xy, seat_area, kind, results[0], spin, face, strike)
+    if not as_json:  # --json lines went out as the trials finished
+        echo(summary(results, _label(opts)))
+    if plot is not None:
+        _write_plot(opts, plot, results)
+
+
+@dataclass(frozen=True)
+class _FlickOptions:
+    """The options of one ``flick`` command, checked (units mm, mm/s, rad/s).
+
+    Attributes:
+        board: the board.
+        at, from_, velocity_text: ``--at``, ``--from`` and ``--velocity`` as
+            given (the summary quotes them).
+        velocity: the flick velocity, mm/s.
+        at_xy: the ``--at`` start point, mm, or None.
+        seat_area: the ``--from`` (seat, front area), or None.
+        launch: the launch kind (``--launch`` or its default for the start).
+        spin, strike, face, seed, trials, noise, as_json, plot, progress,
+        engine, record, force: the options of those names.
+    """
+
+    board: Board
+    at: str | None
+    from_: str | None
+    velocity_text: str
+    velocity: tuple[float, float]
+    at_xy: tuple[float, float] | None
+    seat_area: tuple[int, int] | None
+    launch: LaunchKind
+    spin: float
+    strike: float
+    face: int
+    seed: int
+    trials: int
+    noise: float
+    as_json: bool
+    plot: str | None
+    progress: bool | None
+    engine: str
+    record: str | None
+    force: bool
+
+
+def _flick_velocity(velocity: str, spin: float, face: int, noise: float) -> tuple[float, float]:
+    """``--velocity`` as (vx, vy) mm/s, checked with ``--spin`` (rad/s),
+    ``--face`` and ``--noise``: finite, in range, under the maxima.
+
+    Raises:
+        click.exceptions.Exit: (after the one-line error) the first value
+            out of range, in the order velocity, spin, face, noise, spin's
+            maximum, speed's.
+    """
+    from warlords_sim.rules.flick_setup import MAX_FLICK_SPIN, speed_problem
+
     v = _pair(velocity, "--velocity")
     if not math.isfinite(spin):
         fail(f"--spin must be a finite number, got {spin}")
@@ -200,8 +279,23 @@ def flick(
     problem = speed_problem(math.hypot(*v))
     if problem is not None:
         fail(f"--velocity: {problem}")
-    seat_area: tuple[int, int] | None = None
-    at_xy: tuple[float, float] | None = None
+    return v
+
+
+def _start(
+    at: str | None, from_: str | None, launch: str | None
+) -> tuple[tuple[float, float] | None, tuple[int, int] | None, LaunchKind]:
+    """The start of the flick, ``(at_xy, seat_area, launch kind)``: ``--at X,Y``
+    (mm; launch default table) or ``--from SEAT:AREA`` (a crenelation, default
+    high), exactly one of which is given.
+
+    Raises:
+        click.exceptions.Exit: (after the one-line error) a malformed start,
+            an unknown seat or front area, or ``--from`` with a launch that
+            is not a crenelation.
+    """
+    from warlords_sim.physics import LaunchKind
+
     if from_ is not None:
         seat_s, _, area_s = from_.partition(":")
         try:
@@ -215,74 +309,121 @@ def flick(
         kind = LaunchKind(launch or "high")
         if kind not in (LaunchKind.LOW, LaunchKind.HIGH):
             fail(f"--from starts at a crenelation: --launch must be low or high, not {kind.value}")
-    else:
-        assert at is not None
-        at_xy = _pair(at, "--at")
-        kind = LaunchKind(launch or "table")
+        return None, seat_area, kind
+    assert at is not None  # exactly one of --at and --from, checked first
+    return _pair(at, "--at"), None, LaunchKind(launch or "table")
+
+
+def _check_outputs(opts: _FlickOptions) -> None:
+    """``--plot`` and ``--record`` before anything runs: new files (or
+    ``--force``), a PNG plot, two different files, and a record of one
+    flick of the 2.5d engine.
+
+    Raises:
+        click.exceptions.Exit: (after the one-line error) the first problem.
+    """
+    plot, record = opts.plot, opts.record
     if plot is not None:
-        check_output(plot, "--plot", force, (".png",))
+        check_output(plot, "--plot", opts.force, (".png",))
     if record is not None:
-        check_output(record, "--record", force)
+        check_output(record, "--record", opts.force)
     if record is not None and plot is not None and same_file(record, plot):
         fail(f"--record {record} and --plot {plot} name the same file: give two files")
-    if record is not None and trials != 1:
-        fail(f"--record records one flick: drop --trials {trials}")
-    if record is not None and engine != "2.5d":
+    if record is not None and opts.trials != 1:
+        fail(f"--record records one flick: drop --trials {opts.trials}")
+    if record is not None and opts.engine != "2.5d":
         fail("--record records flicks of the 2.5d engine only (replays re-simulate on it)")
-    rec = None
-    if record is not None:
-        try:
-            rec = open_sandbox_recorder(record, board, force)
-        except ReplayError as e:
-            fail(e)
-    with recording(rec):  # a failure before the flick removes the new file
-        try:
-            results = run_trials(
-                board,
-                at=at_xy,
-                seat_area=seat_area,
-                velocity=v,
-                spin=spin,
-                strike=strike,
-                launch=kind,
-                face=face,
-                seed=seed,
-                trials=trials,
-                noise=noise,
-                progress=(trials >= 20 and sys.stderr.isatty()) if progress is None else progress,
-                on_result=(lambda r: click.echo(json.dumps(r.as_json()))) if as_json else None,
-                engine=engine,
-            )
-        except (WarlordsError, ImportError) as e:
-            fail(f"--at {e}" if isinstance(e, FlickSetupError) and e.field == "at" else e)
-        if rec is not None:
-            record_flick(rec, board, at_xy, seat_area, kind, results[0], spin, face, strike)
-    if not as_json:  # --json lines went out as the trials finished
-        where = f"--from {from_}" if from_ else f"--at {at}"
-        extra = "".join(
-            f" {name} {value}"
-            for name, value, default in (
-                ("--engine", engine, "2.5d"),
-                ("--spin", spin, 0.0),
-                ("--strike", strike, 0.0),
-                ("--face", face, 1),
-                ("--seed", seed, 0),
-                ("--trials", trials, 1),
-                ("--noise", noise, 0.0),
-            )
-            if value != default
-        )
-        label = f"flick {where} --velocity {velocity} --launch {kind.value}{extra}"
-        echo(summary(results, label))
-    if plot is not None:
-        from warlords_sim.plotting import landing_plot
 
-        with saving(plot, "--plot", force) as tmp:
-            landing_plot(
-                board,
-                [(r.x_mm, r.y_mm) for r in results],
-                [r.face for r in results],
-                tmp,
-            )
-        if not as_json:
-            echo(f"wrote {plot}")
+
+def _open_recorder(opts: _FlickOptions) -> Recorder | None:
+    """The sandbox replay ``--record`` names, created before any flick, or
+    None without ``--record``.
+
+    Raises:
+        click.exceptions.Exit: (after the one-line error) it cannot be created.
+    """
+    if opts.record is None:
+        return None
+    from warlords_sim.cli.flick_trials import open_sandbox_recorder
+    from warlords_sim.replay import ReplayError
+
+    try:
+        return open_sandbox_recorder(opts.record, opts.board, opts.force)
+    except ReplayError as e:
+        fail(e)
+
+
+def _run(opts: _FlickOptions) -> list[TrialResult]:
+    """Run the trials (:func:`~warlords_sim.cli.flick_trials.run_trials`),
+    printing each one's JSON line as it finishes with ``--json``, and a
+    progress bar on stderr as ``--progress`` says (default: on a terminal,
+    for 20 trials or more).
+
+    Raises:
+        click.exceptions.Exit: (after the one-line error) the flick cannot be
+            set up (a bad ``--at`` named so) or an engine's extra is missing.
+    """
+    from warlords_sim.cli.flick_trials import run_trials
+    from warlords_sim.rules.flick_setup import FlickSetupError
+
+    progress = opts.progress
+    try:
+        return run_trials(
+            opts.board,
+            at=opts.at_xy,
+            seat_area=opts.seat_area,
+            velocity=opts.velocity,
+            spin=opts.spin,
+            strike=opts.strike,
+            launch=opts.launch,
+            face=opts.face,
+            seed=opts.seed,
+            trials=opts.trials,
+            noise=opts.noise,
+            progress=(opts.trials >= 20 and sys.stderr.isatty()) if progress is None else progress,
+            on_result=(lambda r: click.echo(json.dumps(r.as_json()))) if opts.as_json else None,
+            engine=opts.engine,
+        )
+    except (WarlordsError, ImportError) as e:
+        fail(f"--at {e}" if isinstance(e, FlickSetupError) and e.field == "at" else e)
+
+
+def _label(opts: _FlickOptions) -> str:
+    """The summary's first line: the command as given, the options away from
+    their defaults only."""
+    where = f"--from {opts.from_}" if opts.from_ else f"--at {opts.at}"
+    extra = "".join(
+        f" {name} {value}"
+        for name, value, default in (
+            ("--engine", opts.engine, "2.5d"),
+            ("--spin", opts.spin, 0.0),
+            ("--strike", opts.strike, 0.0),
+            ("--face", opts.face, 1),
+            ("--seed", opts.seed, 0),
+            ("--trials", opts.trials, 1),
+            ("--noise", opts.noise, 0.0),
+        )
+        if value != default
+    )
+    return f"flick {where} --velocity {opts.velocity_text} --launch {opts.launch.value}{extra}"
+
+
+def _write_plot(opts: _FlickOptions, plot: str, results: list[TrialResult]) -> None:
+    """``--plot``: the landing points and faces of ``results`` as a PNG at
+    ``plot`` (written whole through a temporary file), and ``wrote PLOT``
+    unless ``--json``.
+
+    Raises:
+        click.exceptions.Exit: (after the one-line error) it cannot be written.
+    """
+    from warlords_sim.plotting import landing_plot
+
+    with saving(plot, "--plot", opts.force) as tmp:
+        landing_plot(
+            opts.board,
+            [(r.x_mm, r.y_mm) for r in results],
+            [r.face for r in results],
+            tmp,
+        )
+    if not opts.as_json:
+        echo(f"wrote {plot}")

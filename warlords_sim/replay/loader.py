@@ -18,6 +18,7 @@ import os
 import re
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -258,6 +259,50 @@ def parse_replay(data: bytes, path: str | os.PathLike[str]) -> Replay:
         ReplayError: as :func:`load_replay` (the message names ``path``).
     """
     p = Path(path)
+    raw_lines, ends_with_newline = _split_lines(data, p)
+    lines = _Lines()
+    warnings: list[str] = []
+    truncated = False
+    offset = 0
+    valid_bytes = 0
+    needs_newline = False
+    n = len(raw_lines)
+    for i, raw in enumerate(raw_lines):
+        last_unterminated = i == n - 1 and not ends_with_newline
+        where = f"{p}: line {i + 1}"
+        err = _errors_at(where)
+        try:
+            obj = _line_json(raw, err)
+        except _NotJson as e:
+            if last_unterminated:
+                warnings.append(_cut_off_warning(lines, where, err))
+                truncated = True
+                break
+            raise err(f"not JSON ({e.reason}); expected one JSON object a line") from None
+        lines.add(_line_object(obj, err), err, where)
+        offset += len(raw) + (0 if last_unterminated else 1)
+        valid_bytes = offset
+        needs_newline = last_unterminated
+    assert lines.header is not None
+    return Replay(
+        p,
+        lines.header,
+        lines.actions,
+        lines.result,
+        truncated,
+        warnings,
+        valid_bytes,
+        needs_newline,
+    )
+
+
+def _split_lines(data: bytes, p: Path) -> tuple[list[bytes], bool]:
+    """The lines of a replay's bytes, without their newlines, and whether the
+    last one ended with a newline.
+
+    Raises:
+        ReplayError: over :data:`MAX_FILE_BYTES`, or empty.
+    """
     if len(data) > MAX_FILE_BYTES:
         raise ReplayError(f"{p}: the replay is over {MAX_FILE_BYTES >> 20} MB")
     if not data:
@@ -266,101 +311,168 @@ def parse_replay(data: bytes, path: str | os.PathLike[str]) -> Replay:
     ends_with_newline = raw_lines[-1] == b""
     if ends_with_newline:
         raw_lines.pop()
-    header: Header | None = None
-    actions: list[ActionLine] = []
-    result: ResultLine | None = None
-    warnings: list[str] = []
-    truncated = False
-    offset = 0
-    valid_bytes = 0
-    needs_newline = False
-    n = len(raw_lines)
-    for i, raw in enumerate(raw_lines):
-        lineno = i + 1
-        last_unterminated = i == n - 1 and not ends_with_newline
-        where = f"{p}: line {lineno}"
+    return raw_lines, ends_with_newline
 
-        def err(msg: str, where: str = where) -> ReplayError:
-            return ReplayError(f"{where}: {msg}")
 
-        if len(raw) > MAX_LINE_BYTES:
-            raise err(
-                f"a line of {len(raw)} bytes: expected at most {MAX_LINE_BYTES} (a game's "
-                "longest, its result line, is some kB)"
-            )
+def _errors_at(where: str) -> Callable[[str], ReplayError]:
+    """A maker of the :class:`ReplayError` of one line: ``where`` (the file
+    and the line) and the message."""
+
+    def err(msg: str) -> ReplayError:
+        return ReplayError(f"{where}: {msg}")
+
+    return err
+
+
+class _NotJson(Exception):
+    """A line that is not UTF-8 JSON (its ``reason``): an error, unless it is
+    a last line cut off in the middle."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _line_json(raw: bytes, err: Callable[[str], ReplayError]) -> Any:
+    """One line's bytes parsed as JSON (any value).
+
+    Raises:
+        ReplayError: a line over :data:`MAX_LINE_BYTES`, or one that
+            :func:`~warlords_sim._files.parse_json` refuses (nested too
+            deeply, an over-long number).
+        _NotJson: not UTF-8, or not JSON.
+    """
+    if len(raw) > MAX_LINE_BYTES:
+        raise err(
+            f"a line of {len(raw)} bytes: expected at most {MAX_LINE_BYTES} (a game's "
+            "longest, its result line, is some kB)"
+        )
+    try:
+        return parse_json(raw.decode("utf-8"))
+    except FileProblem as e:
+        raise err(str(e)) from None
+    except UnicodeDecodeError:
+        raise _NotJson("not UTF-8") from None
+    except json.JSONDecodeError as e:
+        raise _NotJson(e.msg) from None
+
+
+def _cut_off_warning(lines: _Lines, where: str, err: Callable[[str], ReplayError]) -> str:
+    """The warning for a last line cut off in the middle (it is dropped).
+
+    Raises:
+        ReplayError: the cut-off line is the header: nothing to keep.
+    """
+    if lines.header is None:
+        raise err("the header line is cut off: nothing to keep") from None
+    return (
+        f"{where}: the last line is cut off (a crash while writing it?); "
+        f"kept the first {len(lines.actions)} actions"
+    )
+
+
+def _line_object(obj: Any, err: Callable[[str], ReplayError]) -> dict[str, Any]:
+    """A line's JSON value, checked to be an object of finite numbers, none
+    of over :data:`~warlords_sim._files.MAX_INT_DIGITS` digits.
+
+    Raises:
+        ReplayError: naming the field at fault.
+    """
+    if not isinstance(obj, dict):
+        raise err(f"expected a JSON object, got {type(obj).__name__}")
+    long = find_long_number(obj)
+    if long is not None:
+        raise err(f"field `{long}`: expected a number of at most {MAX_INT_DIGITS} digits")
+    bad = _nonfinite(obj)
+    if bad is not None:
         try:
-            obj = parse_json(raw.decode("utf-8"))
-        except FileProblem as e:
-            raise err(str(e)) from None
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            if last_unterminated:
-                if header is None:
-                    raise err("the header line is cut off: nothing to keep") from None
-                truncated = True
-                warnings.append(
-                    f"{where}: the last line is cut off (a crash while writing it?); "
-                    f"kept the first {len(actions)} actions"
-                )
-                break
-            reason = e.msg if isinstance(e, json.JSONDecodeError) else "not UTF-8"
-            raise err(f"not JSON ({reason}); expected one JSON object a line") from None
-        if not isinstance(obj, dict):
-            raise err(f"expected a JSON object, got {type(obj).__name__}")
-        long = find_long_number(obj)
-        if long is not None:
-            raise err(f"field `{long}`: expected a number of at most {MAX_INT_DIGITS} digits")
-        bad = _nonfinite(obj)
-        if bad is not None:
-            try:
-                got = _get(obj, bad)
-            except (KeyError, IndexError, TypeError, ValueError):  # a key with a dot in it
-                got = "NaN or infinity"
-            raise err(f"field `{bad}`: expected a finite number, got {got}")
+            got = _get(obj, bad)
+        except (KeyError, IndexError, TypeError, ValueError):  # a key with a dot in it
+            got = "NaN or infinity"
+        raise err(f"field `{bad}`: expected a finite number, got {got}")
+    return obj
+
+
+@dataclass
+class _Lines:
+    """The lines of a replay read so far: the header, the actions and the
+    result (the last line there may be)."""
+
+    header: Header | None = None
+    actions: list[ActionLine] = field(default_factory=list)
+    result: ResultLine | None = None
+
+    def add(self, obj: dict[str, Any], err: Callable[[str], ReplayError], where: str) -> None:
+        """Check the next line's object ``obj`` and keep it.
+
+        Raises:
+            ReplayError: a first line that is not a header, a line after the
+                result, an unknown kind, or a line its kind's checks refuse
+                (msgspec's message explained).
+        """
         kind = obj.get("kind")
         try:
-            if header is None:
-                if kind != "header":
-                    raise err(
-                        f'field `kind`: expected "header" on the first line, got {clip(repr(kind))}'
-                    )
-                if obj.get("format") != FORMAT:
-                    raise err(
-                        f"field `format`: expected {FORMAT!r} (not a Warlords replay?), "
-                        f"got {clip(repr(obj.get('format')))}"
-                    )
-                version = obj.get("version")
-                if version not in READS or isinstance(version, bool):
-                    raise err(
-                        f"field `version`: unknown version {clip(repr(version))}; "
-                        f"this warlords-sim reads versions {', '.join(map(str, READS))}"
-                    )
-                _check_physics_field(obj, version, err)
-                _check_skill_field(obj, err)
-                _check_hands_field(obj, err)
-                header = msgspec.convert(obj, Header)
-                _check_header(header, obj, err, where)
-            elif result is not None:
+            if self.header is None:
+                self.header = _header_line(obj, err, where)
+            elif self.result is not None:
                 raise err("a line after the result line; expected the file to end")
             elif kind == "action":
                 line = msgspec.convert(obj, ActionLine)
-                _check_action(line, header, len(actions) + 1, err)
-                actions.append(line)
+                _check_action(line, self.header, len(self.actions) + 1, err)
+                self.actions.append(line)
             elif kind == "result":
-                result = msgspec.convert(obj, ResultLine)
-                if result.actions != len(actions):
-                    raise err(
-                        f"field `actions`: expected {len(actions)} (the action lines), "
-                        f"got {result.actions}"
-                    )
+                self.result = _result_line(obj, len(self.actions), err)
             else:
                 raise err(f'field `kind`: expected "action" or "result", got {clip(repr(kind))}')
         except msgspec.ValidationError as e:
             raise err(_explain(str(e), obj)) from None
-        offset += len(raw) + (0 if last_unterminated else 1)
-        valid_bytes = offset
-        needs_newline = last_unterminated
-    assert header is not None
-    return Replay(p, header, actions, result, truncated, warnings, valid_bytes, needs_newline)
+
+
+def _header_line(obj: dict[str, Any], err: Callable[[str], ReplayError], where: str) -> Header:
+    """The first line: a header of this format, of a version this package
+    reads, its fields checked.
+
+    Raises:
+        ReplayError: not a header, another format, an unknown version, or a
+            field refused (the physics, skill and hands fields first, then
+            :func:`_check_header`).
+        msgspec.ValidationError: a missing or mistyped field.
+    """
+    kind = obj.get("kind")
+    if kind != "header":
+        raise err(f'field `kind`: expected "header" on the first line, got {clip(repr(kind))}')
+    if obj.get("format") != FORMAT:
+        raise err(
+            f"field `format`: expected {FORMAT!r} (not a Warlords replay?), "
+            f"got {clip(repr(obj.get('format')))}"
+        )
+    version = obj.get("version")
+    if version not in READS or isinstance(version, bool):
+        raise err(
+            f"field `version`: unknown version {clip(repr(version))}; "
+            f"this warlords-sim reads versions {', '.join(map(str, READS))}"
+        )
+    _check_physics_field(obj, version, err)
+    _check_skill_field(obj, err)
+    _check_hands_field(obj, err)
+    header = msgspec.convert(obj, Header)
+    _check_header(header, obj, err, where)
+    return header
+
+
+def _result_line(
+    obj: dict[str, Any], n_actions: int, err: Callable[[str], ReplayError]
+) -> ResultLine:
+    """The result line, which counts the ``n_actions`` action lines before it.
+
+    Raises:
+        ReplayError: a count that disagrees.
+        msgspec.ValidationError: a missing or mistyped field.
+    """
+    result = msgspec.convert(obj, ResultLine)
+    if result.actions != n_actions:
+        raise err(f"field `actions`: expected {n_actions} (the action lines), got {result.actions}")
+    return result
 
 
 def _check_physics_field(obj: dict[str, Any], version: object, err: Any) -> None:

@@ -334,88 +334,170 @@ def check_start(state: GameState, action: Action) -> SiegeStart | None:
         IllegalActionError: as :func:`check`.
     """
     legal = legal_actions(state)
-    pend = legal.pending
-    kind = pend.kind if pend is not None else None
     if isinstance(action, Decline):
-        if not legal.can_decline:
-            raise err.CannotDeclineError(
-                "nothing to decline: a turn's flick is not optional while you have dice in play"
-            )
+        _check_decline(legal)
         return None
-    if isinstance(action, SupplyFlick | BoardFlick | SiegeShot):
-        if kind not in (None, PendingKind.SCOUT, PendingKind.GENERAL):
-            raise err.WrongPhaseError(
-                f"a {kind.value if kind else ''} ability is pending: use or decline it"
-            )
-        _check_velocity(action.velocity, action.spin)
-        half = state.board.die.strike_limit_mm
-        if not (math.isfinite(action.strike_mm) and abs(action.strike_mm) <= half):
-            raise err.BadFlickError(
-                f"the finger strikes within the die, -{half:g}..{half:g} mm from its centre, "
-                f"got strike_mm {action.strike_mm}"
-            )
     if isinstance(action, SupplyFlick):
-        if kind is PendingKind.SCOUT:
-            raise err.WrongDieError("a Scout's second flick is of the Scout itself, not a new die")
-        if not 1 <= action.area <= 3:
-            raise err.BadLaunchError(
-                "dice from the supply are flicked from the front three areas (1..3), "
-                f"got {action.area}"
-            )
-        if not isinstance(action.crenelation, Crenelation):
-            raise err.BadLaunchError(
-                "dice from the supply are flicked from a high or low crenelation"
-            )
-        if not 1 <= action.face <= 6:
-            raise err.BadLaunchError(f"a die's face is 1..6, got {action.face}")
-        if not state.supply(state.active):
-            raise err.EmptySupplyError(f"player {state.active} has no die left in the supply")
+        _check_supply_flick(state, legal, action)
         return None
     if isinstance(action, BoardFlick | SiegeShot):
-        _check_own_die(state, action.die)
-        if pend is not None and kind is PendingKind.SCOUT and action.die != pend.die:
-            raise err.WrongDieError(f"the Scout's second flick must be of die {pend.die}")
-        if (
-            pend is not None
-            and kind is PendingKind.GENERAL
-            and action.die in generals_flicked(state)
-        ):
-            raise err.WrongDieError("the die showing the 6 can not be flicked a second time")
-        if action.die not in flickable(state, state.active):
-            loc = state.dice[action.die].location.value
-            raise err.DieNotInPlayError(f"die {action.die} is not on the board (it is {loc})")
-        if isinstance(action, SiegeShot):
-            if action.die not in legal.siege_dice:
-                raise err.NotDoublesError(
-                    f"die {action.die} is not one of a pair of your dice on the board outside "
-                    f"the center ring; the siege engine needs doubles"
-                )
-            from warlords_sim.rules.flicks import siege_start
-
-            return siege_start(state, action.die, action.velocity)
-        return None
+        return _check_die_flick(state, legal, action)
     if isinstance(action, SpyMove):
-        if kind is not PendingKind.SPY or pend is None:
-            raise err.WrongPhaseError("no Spy (a die showing 3) is pending")
-        if action.die != pend.die:
-            raise err.WrongDieError(f"the Spy is die {pend.die}, not die {action.die}")
-        check_spy_spot(state, action.die, action.x, action.y)
+        _check_spy_move(state, legal, action)
         return None
     if isinstance(action, SapperPull):
-        if kind is not PendingKind.SAPPER:
-            raise err.WrongPhaseError("no Sapper (a die showing 4) is pending")
-        if action.hole not in legal.pins:
-            raise err.PinError(f"hole {action.hole} holds no pin to pull")
+        _check_sapper_pull(legal, action)
         return None
     if isinstance(action, RingPinMove):
-        if kind is not PendingKind.RING:
-            raise err.WrongPhaseError("no die landed entirely within the center ring this flick")
-        if action.from_hole not in legal.ring_pins:
-            raise err.PinError(f"hole {action.from_hole} is not a center-ring hole holding a pin")
-        if action.to_hole == action.from_hole or action.to_hole not in legal.open_holes:
-            raise err.PinError(
-                f"hole {action.to_hole} is not an open hole (it holds a pin, is under a die, "
-                f"or does not exist); dice may not be moved to place a pin"
-            )
+        _check_ring_pin_move(legal, action)
         return None
     raise err.IllegalActionError(f"not an action: {action!r}")
+
+
+def _pending_kind(legal: Legal) -> PendingKind | None:
+    """The kind of the ability pending, or None for a turn's flick."""
+    return legal.pending.kind if legal.pending is not None else None
+
+
+def _check_decline(legal: Legal) -> None:
+    """A :class:`Decline` needs a pending ability to decline.
+
+    Raises:
+        CannotDeclineError: nothing is pending.
+    """
+    if not legal.can_decline:
+        raise err.CannotDeclineError(
+            "nothing to decline: a turn's flick is not optional while you have dice in play"
+        )
+
+
+def _check_flick(
+    state: GameState, legal: Legal, action: SupplyFlick | BoardFlick | SiegeShot
+) -> None:
+    """What every flick needs: no ability pending other than a Scout's or a
+    General's second flick, a velocity (mm/s) and spin (rad/s) in range, and a
+    finger strike within the die's strike limit (mm from its centre).
+
+    Raises:
+        WrongPhaseError, BadFlickError: in that order.
+    """
+    kind = _pending_kind(legal)
+    if kind not in (None, PendingKind.SCOUT, PendingKind.GENERAL):
+        raise err.WrongPhaseError(
+            f"a {kind.value if kind else ''} ability is pending: use or decline it"
+        )
+    _check_velocity(action.velocity, action.spin)
+    half = state.board.die.strike_limit_mm
+    if not (math.isfinite(action.strike_mm) and abs(action.strike_mm) <= half):
+        raise err.BadFlickError(
+            f"the finger strikes within the die, -{half:g}..{half:g} mm from its centre, "
+            f"got strike_mm {action.strike_mm}"
+        )
+
+
+def _check_supply_flick(state: GameState, legal: Legal, action: SupplyFlick) -> None:
+    """A flick of a new die from the supply: :func:`_check_flick`, no Scout
+    pending, front area 1..3, a crenelation, face 1..6 and a die in the supply.
+
+    Raises:
+        WrongPhaseError, BadFlickError, WrongDieError, BadLaunchError,
+        EmptySupplyError: in that order.
+    """
+    _check_flick(state, legal, action)
+    if _pending_kind(legal) is PendingKind.SCOUT:
+        raise err.WrongDieError("a Scout's second flick is of the Scout itself, not a new die")
+    if not 1 <= action.area <= 3:
+        raise err.BadLaunchError(
+            f"dice from the supply are flicked from the front three areas (1..3), got {action.area}"
+        )
+    if not isinstance(action.crenelation, Crenelation):
+        raise err.BadLaunchError("dice from the supply are flicked from a high or low crenelation")
+    if not 1 <= action.face <= 6:
+        raise err.BadLaunchError(f"a die's face is 1..6, got {action.face}")
+    if not state.supply(state.active):
+        raise err.EmptySupplyError(f"player {state.active} has no die left in the supply")
+
+
+def _check_die_flick(
+    state: GameState, legal: Legal, action: BoardFlick | SiegeShot
+) -> SiegeStart | None:
+    """A flick of one's own die on the board, or a siege shot of it:
+    :func:`_check_flick`, the Scout's die for a Scout's second flick, not a
+    die barred from a General's (:func:`generals_flicked`), a die on the
+    board; a siege shot needs one of a pair (doubles) and a place for the
+    engine.
+
+    Returns:
+        For a siege shot the (engine centre, die start) in mm
+        (:func:`~warlords_sim.rules.flicks.siege_start`), else None.
+
+    Raises:
+        WrongPhaseError, BadFlickError, DieNotInPlayError, NotYourDieError,
+        WrongDieError, NotDoublesError: in that order; ``siege_start``'s
+        BadFlickError last (the die's start off the board).
+    """
+    _check_flick(state, legal, action)
+    pend = legal.pending
+    kind = _pending_kind(legal)
+    _check_own_die(state, action.die)
+    if pend is not None and kind is PendingKind.SCOUT and action.die != pend.die:
+        raise err.WrongDieError(f"the Scout's second flick must be of die {pend.die}")
+    if pend is not None and kind is PendingKind.GENERAL and action.die in generals_flicked(state):
+        raise err.WrongDieError("the die showing the 6 can not be flicked a second time")
+    if action.die not in flickable(state, state.active):
+        loc = state.dice[action.die].location.value
+        raise err.DieNotInPlayError(f"die {action.die} is not on the board (it is {loc})")
+    if not isinstance(action, SiegeShot):
+        return None
+    if action.die not in legal.siege_dice:
+        raise err.NotDoublesError(
+            f"die {action.die} is not one of a pair of your dice on the board outside "
+            f"the center ring; the siege engine needs doubles"
+        )
+    from warlords_sim.rules.flicks import siege_start
+
+    return siege_start(state, action.die, action.velocity)
+
+
+def _check_spy_move(state: GameState, legal: Legal, action: SpyMove) -> None:
+    """Moving the pending Spy (the die that earned it) to a spot it may take
+    (:func:`check_spy_spot`).
+
+    Raises:
+        WrongPhaseError, WrongDieError, SpyPlacementError: in that order.
+    """
+    pend = legal.pending
+    if _pending_kind(legal) is not PendingKind.SPY or pend is None:
+        raise err.WrongPhaseError("no Spy (a die showing 3) is pending")
+    if action.die != pend.die:
+        raise err.WrongDieError(f"the Spy is die {pend.die}, not die {action.die}")
+    check_spy_spot(state, action.die, action.x, action.y)
+
+
+def _check_sapper_pull(legal: Legal, action: SapperPull) -> None:
+    """A pending Sapper pulling a pin that stands.
+
+    Raises:
+        WrongPhaseError, PinError: in that order.
+    """
+    if _pending_kind(legal) is not PendingKind.SAPPER:
+        raise err.WrongPhaseError("no Sapper (a die showing 4) is pending")
+    if action.hole not in legal.pins:
+        raise err.PinError(f"hole {action.hole} holds no pin to pull")
+
+
+def _check_ring_pin_move(legal: Legal, action: RingPinMove) -> None:
+    """A pending ring move: a centre-ring pin to another, open, hole.
+
+    Raises:
+        WrongPhaseError, PinError: in that order.
+    """
+    if _pending_kind(legal) is not PendingKind.RING:
+        raise err.WrongPhaseError("no die landed entirely within the center ring this flick")
+    if action.from_hole not in legal.ring_pins:
+        raise err.PinError(f"hole {action.from_hole} is not a center-ring hole holding a pin")
+    if action.to_hole == action.from_hole or action.to_hole not in legal.open_holes:
+        raise err.PinError(
+            f"hole {action.to_hole} is not an open hole (it holds a pin, is under a die, "
+            f"or does not exist); dice may not be moved to place a pin"
+        )
