@@ -114,7 +114,7 @@ MUTATIONS = [
       "if legal.ring_pins and legal.open_holes:", "if legal.ring_pins or legal.open_holes:", BOTS),
     # ------------------------------------------------------------ replay
     m("result count compared with >", "replay", "warlords_sim/replay/loader.py",
-      "if result.actions != len(actions):", "if result.actions > len(actions):", REPLAY),
+      "if result.actions != n_actions:", "if result.actions > n_actions:", REPLAY),
     m("dice: only those that moved", "replay", "warlords_sim/replay/snapshot.py",
       "if before.get(i) != r]", "if i not in before or (before[i].x, before[i].y) != (r.x, r.y)]",
       REPLAY),
@@ -122,8 +122,8 @@ MUTATIONS = [
       "and self.header.version >= 4:", "and self.header.version > 4:",
       [*REPLAY, "tests/test_replay_hands.py"]),
     m("action index checked one off", "replay", "warlords_sim/replay/loader.py",
-      "_check_action(line, header, len(actions) + 1, err)",
-      "_check_action(line, header, len(actions), err)", REPLAY),
+      "_check_action(line, self.header, len(self.actions) + 1, err)",
+      "_check_action(line, self.header, len(self.actions), err)", REPLAY),
     # ------------------------------------------------- gui controller
     m("hand line: left and right swapped", "gui", "warlords_sim/gui/controller.py",
       'side = "left" if off > 0 else "right"', 'side = "left" if off < 0 else "right"', GUI),

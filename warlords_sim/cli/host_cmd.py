@@ -112,51 +112,78 @@ def host(  # fmt: skip
     bot_delay: float,
     force: bool,
 ) -> None:
-    from warlords_sim.bots import make_bot
-    from warlords_sim.gui.controller import open_recorder
-    from warlords_sim.gui.playback import resume_game
-    from warlords_sim.net.host import Host, HostController, new_tokens
-    from warlords_sim.replay import ReplayError
-
     said: list[str] = []  # lines said once the host listens
     if resume_file is not None:
         refuse_with_resume(ctx, keep=("port", "bind", "wait", "bot_delay"))
-        try:
-            built, line = resume_game(resume_file, controller=HostController)
-        except (ReplayError, OSError) as e:
-            fail(e)
-        assert isinstance(built, HostController)
-        controller = built
-        if len(controller.bots) == controller.config.players:
-            if controller.recorder is not None:
-                controller.recorder.close()
-            fail(f"{resume_file}: every player of this game is a bot: nobody would join; "
-                 f"continue it with 'warlords-sim play --resume {resume_file}' (to watch) or "
-                 "'warlords-sim replay FILE --branch NEW --bots ...' (headless)")  # fmt: skip
-        echo(line)
+        controller = _resumed(resume_file)
     else:
-        try:
-            config = load_game_config(board, rules_file, variant, players)
-            bot_players = parse_bots(bots_text, players)
-            if len(bot_players) == players:
-                raise ValueError("--bots: every player is a bot; watch bots with "
-                                 "'warlords-sim play --bots all' or simulate")  # fmt: skip
-            hands = parse_hands(hand_text, players, bot_players)
-            policies = {p: make_bot(bot, skill) for p in bot_players}
-        except (WarlordsError, ValueError, OSError) as e:
-            fail(e)
-        if record is not None:
-            check_output(record, "--record", force)
-        names = tuple(policies[p].name if p in policies else "human" for p in range(players))
-        try:
-            recorder, line = open_recorder(
-                recording_path(record), config, seed, names, skill=skill, force=force,
-                hands=hands,
-            )  # fmt: skip
-        except (OSError, ValueError) as e:
-            fail(e)
-        said.append(line)  # once it listens: a host that cannot listen records nothing
-        controller = HostController(config, policies, seed=seed, recorder=recorder, hands=hands)
+        controller = _new_game(players, bots_text, bot, skill, hand_text, variant, rules_file,
+                               board, seed, record, force, said)  # fmt: skip
+    _serve(controller, bind, port, wait, bot_delay, said)
+
+
+def _resumed(resume_file: str) -> Any:
+    """The host's controller of the game ``resume_file`` records (``--resume``)."""
+    from warlords_sim.gui.playback import resume_game
+    from warlords_sim.net.host import HostController
+    from warlords_sim.replay import ReplayError
+
+    try:
+        built, line = resume_game(resume_file, controller=HostController)
+    except (ReplayError, OSError) as e:
+        fail(e)
+    if len(built.bots) == built.config.players:
+        if built.recorder is not None:
+            built.recorder.close()
+        fail(f"{resume_file}: every player of this game is a bot: nobody would join; "
+             f"continue it with 'warlords-sim play --resume {resume_file}' (to watch) or "
+             "'warlords-sim replay FILE --branch NEW --bots ...' (headless)")  # fmt: skip
+    echo(line)
+    return built
+
+
+def _new_game(players: int, bots_text: str, bot: str, skill: Any, hand_text: str,
+              variant: str | None, rules_file: str | None, board: str, seed: int,
+              record: str | None, force: bool, said: list[str]) -> Any:  # fmt: skip
+    """The host's controller of a new game from the options, its recorder
+    open (its "recording the game to" line appended to ``said``)."""
+    from warlords_sim.bots import make_bot
+    from warlords_sim.gui.controller import open_recorder
+    from warlords_sim.net.host import HostController
+
+    try:
+        config = load_game_config(board, rules_file, variant, players)
+        bot_players = parse_bots(bots_text, players)
+        if len(bot_players) == players:
+            raise ValueError("--bots: every player is a bot; watch bots with "
+                             "'warlords-sim play --bots all' or simulate")  # fmt: skip
+        hands = parse_hands(hand_text, players, bot_players)
+        policies = {p: make_bot(bot, skill) for p in bot_players}
+    except (WarlordsError, ValueError, OSError) as e:
+        fail(e)
+    if record is not None:
+        check_output(record, "--record", force)
+    names = tuple(policies[p].name if p in policies else "human" for p in range(players))
+    try:
+        recorder, line = open_recorder(
+            recording_path(record), config, seed, names, skill=skill, force=force,
+            hands=hands,
+        )  # fmt: skip
+    except (OSError, ValueError) as e:
+        fail(e)
+    said.append(line)  # once it listens: a host that cannot listen records nothing
+    return HostController(config, policies, seed=seed, recorder=recorder, hands=hands)
+
+
+def _serve(controller: Any, bind: str, port: int, wait: float, bot_delay: float,
+           said: list[str]) -> None:  # fmt: skip
+    """Serve the game until it ends or stops (a signal: goodbyes first, then
+    exit 128 + the signal), then say where it is recorded."""
+    import signal
+
+    from warlords_sim.colours import SEAT_COLOUR_NAMES
+    from warlords_sim.net.host import Host, new_tokens
+
     tokens = new_tokens(controller.config.players, controller.bots)
     server = Host(controller, tokens, wait=wait, bot_delay=bot_delay, say=echo)
 
@@ -166,13 +193,9 @@ def host(  # fmt: skip
         where = _shown_host(bind)
         for p, token in tokens.items():
             seat = controller.state.seat_of(p)
-            from warlords_sim.colours import SEAT_COLOUR_NAMES
-
             echo(f"P{p} (seat {seat}, {SEAT_COLOUR_NAMES[seat]}): warlords-sim join "
                  f"ws://{where}:{bound} --token {token}")  # fmt: skip
         echo(f"watch: warlords-sim join ws://{where}:{bound}   (Ctrl+C stops the host)")
-
-    import signal
 
     got: list[int] = []  # the signals that stopped the host
 
@@ -206,13 +229,12 @@ def host(  # fmt: skip
         hint = "try another --port" if e.errno == errno.EADDRINUSE else (
             "check --bind: an address of this machine, or 0.0.0.0 for all")  # fmt: skip
         fail(f"cannot listen on {bind}:{port}: {e.strerror or e} ({hint})")
-    stopped = bool(got)
     s = server.stats
     echo(f"{why}; sent {s.sent_bytes} bytes in {s.sent_messages} messages, "
          f"received {s.received_bytes} bytes")  # fmt: skip
     if rec is not None:
-        _say_where(controller, rec, stopped)
-    if stopped:
+        _say_where(controller, rec, bool(got))
+    if got:
         raise click.exceptions.Exit(128 + got[0])
 
 
