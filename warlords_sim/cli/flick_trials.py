@@ -24,8 +24,7 @@ import numpy as np
 from warlords_sim.board import Board
 from warlords_sim.extras import extra_hint, missing_modules
 from warlords_sim.fidelity.hand import noisy_velocity
-from warlords_sim.physics import Flick, FlickError, FlickResult, LaunchKind, Region, RegionKind
-from warlords_sim.physics.types import EventKind
+from warlords_sim.physics import Flick, FlickError, FlickResult, LaunchKind, Region
 from warlords_sim.rules.flick_setup import (
     MAX_FLICK_SPEED,
     flick_start,
@@ -182,17 +181,10 @@ def run_trials(
 
 
 def _trial(i: int, seed: int, v: tuple[float, float], res: FlickResult) -> TrialResult:
-    landings = sum(1 for e in res.events if e.kind is EventKind.LANDING)
-    pose = res.pose
-    if pose is None:
-        ex = next(e for e in res.events if e.kind is EventKind.EXIT and e.die == _DIE)
-        return TrialResult(
-            i, seed, v, res.initial_face, ex.face, ex.x, ex.y, 0.0,
-            Region(RegionKind.OFF_BOARD), False, res.settle_s, res.steps, landings, res.digest,
-        )  # fmt: skip
+    e = res.end()
     return TrialResult(
-        i, seed, v, res.initial_face, pose.face, pose.x, pose.y, pose.angle, pose.region,
-        pose.cocked, res.settle_s, res.steps, landings, res.digest,
+        i, seed, v, res.initial_face, e.face, e.x, e.y, e.angle, e.region, e.cocked,
+        res.settle_s, res.steps, e.landings, res.digest,
     )  # fmt: skip
 
 

@@ -22,7 +22,7 @@ import numpy as np
 from warlords_sim.board import Board
 from warlords_sim.fidelity.hand import noisy_velocity
 from warlords_sim.fidelity.scenarios import Scenario, ScenarioError
-from warlords_sim.physics.types import EventKind, Flick, FlickResult, LaunchKind
+from warlords_sim.physics.types import Flick, FlickResult, LaunchKind
 from warlords_sim.rules.flick_setup import MAX_FLICK_SPEED
 from warlords_sim.rules.physics_port import Physics, make_world
 
@@ -147,20 +147,13 @@ def trial_outcome(
     res: FlickResult,
 ) -> TrialOutcome:
     """Summarise one :class:`FlickResult` of the flicked die ``res.flick.die``."""
-    die = res.flick.die
-    landings = sum(1 for e in res.events if e.kind is EventKind.LANDING and e.die == die)
-    pose = res.pose
-    if pose is None:
-        ex = next(e for e in res.events if e.kind is EventKind.EXIT and e.die == die)
-        x, y, face, region, cocked = ex.x, ex.y, ex.face, "off_board", False
-    else:
-        x, y, face, region, cocked = pose.x, pose.y, pose.face, str(pose.region), pose.cocked
-    dx, dy = x - start[0], y - start[1]
+    e = res.end()
+    dx, dy = e.x - start[0], e.y - start[1]
     along = dx * aim[0] + dy * aim[1]
     across = -dx * aim[1] + dy * aim[0]
     return TrialOutcome(
-        trial, velocity, x, y, along, across, pose is None, res.initial_face, face, region,
-        landings, res.settle_s, cocked,
+        trial, velocity, e.x, e.y, along, across, e.exited, res.initial_face, e.face,
+        str(e.region), e.landings, res.settle_s, e.cocked,
     )  # fmt: skip
 
 

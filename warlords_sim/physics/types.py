@@ -17,6 +17,7 @@ from warlords_sim.errors import WarlordsError
 
 __all__ = [
     "MAX_DIE_ID",
+    "DieEnd",
     "DiePose",
     "Event",
     "EventKind",
@@ -294,3 +295,34 @@ class FlickResult:
     def pose(self) -> DiePose | None:
         """The flicked die's settled pose, or None if it left the board."""
         return self.poses.get(self.flick.die)
+
+    def end(self) -> DieEnd:
+        """Where the flicked die ended: its settled pose, or where it left
+        the board (its face as it left, angle 0, region off board); and how
+        many times it landed. The one summary of a trial the ``flick``
+        command and the fidelity suite both report."""
+        die = self.flick.die
+        landings = sum(1 for e in self.events if e.kind is EventKind.LANDING and e.die == die)
+        pose = self.pose
+        if pose is None:
+            ex = next(e for e in self.events if e.kind is EventKind.EXIT and e.die == die)
+            off = Region(RegionKind.OFF_BOARD)
+            return DieEnd(ex.x, ex.y, 0.0, ex.face, off, False, True, landings)
+        return DieEnd(pose.x, pose.y, pose.angle, pose.face, pose.region, pose.cocked, False,
+                      landings)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class DieEnd:
+    """Where a flicked die ended (:meth:`FlickResult.end`): centre (mm, the
+    exit point if it left the board), yaw (rad), face up, region, cocked,
+    whether it left the board, and its landings."""
+
+    x: float
+    y: float
+    angle: float
+    face: int
+    region: Region
+    cocked: bool
+    exited: bool
+    landings: int
