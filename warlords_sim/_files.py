@@ -71,6 +71,7 @@ __all__ = [
     "parse_toml",
     "partial_file",
     "read_regular",
+    "read_user_file",
     "remove_stale_partials",
     "replace_text",
     "temp_sibling",
@@ -104,6 +105,26 @@ class FileProblem(WarlordsError, ValueError):
 
 class LongNumber(str):
     """A JSON integer with more than :data:`MAX_INT_DIGITS` digits, kept as its text."""
+
+
+def read_user_file(
+    path: Path, cap: int, what: str, error: type[Exception], reading: str = "it"
+) -> bytes:
+    """:func:`read_regular`, its errors turned into one ``error`` naming the
+    file: ``PATH: cannot read READING: REASON`` (``reading``: "the board
+    file") or ``PATH: PROBLEM`` (not a regular file, too large). The one
+    place the loaders of the user's files (board, house rules, replay,
+    scenarios, tosses) say so.
+
+    Raises:
+        error: as above (the OSError its cause).
+    """
+    try:
+        return read_regular(path, cap, what)
+    except OSError as e:
+        raise error(f"{path}: cannot read {reading}: {e.strerror or e}") from e
+    except FileProblem as e:
+        raise error(f"{path}: {e}") from None
 
 
 def read_regular(path: Path, cap: int, what: str) -> bytes:

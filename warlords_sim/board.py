@@ -46,7 +46,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 import msgspec.inspect
 
-from warlords_sim._files import FileProblem, parse_toml, read_regular
+from warlords_sim._files import FileProblem, parse_toml, read_user_file
 from warlords_sim._msgspec import field_problem, where_and_what
 from warlords_sim.errors import WarlordsError
 
@@ -1092,12 +1092,8 @@ def read_board_file(name_or_path: str | Path) -> tuple[Path, bytes]:
         BoardError: unknown board, or the file cannot be read (naming it).
     """
     path = resolve_board_path(name_or_path)
-    try:
-        raw = read_regular(path, MAX_FILE_BYTES, "board file (the standard is 6 kB)")
-    except OSError as e:
-        raise BoardError(f"{path}: cannot read the board file: {e.strerror or e}") from e
-    except FileProblem as e:
-        raise BoardError(f"{path}: {e}") from None
+    raw = read_user_file(path, MAX_FILE_BYTES, "board file (the standard is 6 kB)", BoardError,
+                         "the board file")  # fmt: skip
     return path, raw
 
 

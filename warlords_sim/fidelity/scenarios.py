@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from warlords_sim._files import FileProblem, parse_toml, read_regular
+from warlords_sim._files import FileProblem, parse_toml, read_user_file
 from warlords_sim._msgspec import field_problem, where_and_what
 from warlords_sim.board import Board, BoardError, Crenelation, default_pins
 from warlords_sim.errors import WarlordsError
@@ -437,10 +437,10 @@ def load_scenarios(
             used twice; the message names the file, the scenario and the field.
     """
     p = Path(path)
+    data = read_user_file(p, MAX_FILE_BYTES, "scenario file (the shipped one is 8 kB)",
+                          ScenarioError, "the scenario file")  # fmt: skip
     try:
-        raw = parse_toml(read_regular(p, MAX_FILE_BYTES, "scenario file (the shipped one is 8 kB)"))
-    except OSError as e:
-        raise ScenarioError(f"{p}: cannot read the scenario file: {e.strerror or e}") from e
+        raw = parse_toml(data)
     except FileProblem as e:
         raise ScenarioError(f"{p}: {e}") from None
     if raw.get("format") != _FORMAT:

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from warlords_sim._files import FileProblem, read_regular
+from warlords_sim._files import read_user_file
 from warlords_sim.errors import WarlordsError
 
 __all__ = ["MAX_FILE_BYTES", "Toss", "TossFile", "TossFileError", "load_tosses"]
@@ -135,12 +135,7 @@ def load_tosses(path: str | Path) -> TossFile:
             (the message names the file and the key).
     """
     where = str(path)
-    try:
-        raw = read_regular(Path(path), MAX_FILE_BYTES, "toss file (.npz)")
-    except FileProblem as e:
-        raise TossFileError(f"{where}: {e}") from None
-    except OSError as e:
-        raise TossFileError(f"{where}: cannot read it: {e.strerror or e}") from None
+    raw = read_user_file(Path(path), MAX_FILE_BYTES, "toss file (.npz)", TossFileError)
     try:
         with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
             keys = list(npz.files)

@@ -30,7 +30,7 @@ from warlords_sim._files import (
     FileProblem,
     find_long_number,
     parse_json,
-    read_regular,
+    read_user_file,
 )
 from warlords_sim._msgspec import field_problem, where_and_what
 from warlords_sim.bots import BOTS, SKILL_LEVELS
@@ -241,12 +241,7 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
     :func:`warlords_sim.replay.model.check_model`.
     """
     p = Path(path)
-    try:
-        data = read_regular(p, MAX_FILE_BYTES, "replay (at most 64 MB)")
-    except OSError as e:
-        raise ReplayError(f"{p}: cannot read the replay: {e.strerror or e}") from e
-    except FileProblem as e:
-        raise ReplayError(f"{p}: {e}") from None
+    data = read_user_file(p, MAX_FILE_BYTES, "replay (at most 64 MB)", ReplayError, "the replay")
     return parse_replay(data, p)
 
 

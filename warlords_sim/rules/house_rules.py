@@ -21,7 +21,7 @@ from typing import Literal
 
 import msgspec
 
-from warlords_sim._files import FileProblem, parse_toml, read_regular
+from warlords_sim._files import FileProblem, parse_toml, read_user_file
 from warlords_sim._msgspec import where_and_what
 from warlords_sim.rules.errors import HouseRulesError
 
@@ -193,12 +193,10 @@ def load_house_rules(path: str | Path) -> HouseRules:
             file, the field and what was expected.
     """
     p = Path(path)
+    raw = read_user_file(p, MAX_FILE_BYTES, "house-rules file (every option fits in 1 kB)",
+                         HouseRulesError, "house rules")  # fmt: skip
     try:
-        data = parse_toml(
-            read_regular(p, MAX_FILE_BYTES, "house-rules file (every option fits in 1 kB)")
-        )
-    except OSError as e:
-        raise HouseRulesError(f"{p}: cannot read house rules: {e.strerror or e}") from e
+        data = parse_toml(raw)
     except FileProblem as e:
         raise HouseRulesError(f"{p}: {e}") from None
     try:
