@@ -21,6 +21,7 @@ Phys. Rev. E 78, 036207, 2008, use the same impulse model for dice.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -170,24 +171,25 @@ def impact(
             # a constant slip direction would overshoot and drive the contact
             # backwards (gaining energy, as in Kane's example): the sliding
             # stops within the impact, so take the friction that just stops it
-            lo, hi = 0.0, friction
-            for _ in range(40):
-                mid = 0.5 * (lo + hi)
-                if slip(mid)[3] < 0.0:
-                    hi = mid
-                else:
-                    lo = mid
-            jx, jy, jz, _ = slip(lo)
+            jx, jy, jz, _ = slip(_bisect(lambda mu: slip(mu)[3] < 0.0, friction))
 
     # Newton restitution with sticking friction is not energy-consistent for
     # every contact geometry (a few % of landings at e = 0.8 would gain up to
     # ~18 %): in that case keep the normal response and shrink the
     # tangential impulse until no energy is created (frictionless never does)
+    def velocities(ax: float, ay: float, az: float) -> tuple[float, ...]:
+        """(v', omega') after the impulse (ax, ay, az) at r, six floats."""
+        return (
+            vx + ax * inv_m,
+            vy + ay * inv_m,
+            vz + az * inv_m,
+            wx + inv_i * (ry * az - rz * ay),
+            wy + inv_i * (rz * ax - rx * az),
+            wz + inv_i * (rx * ay - ry * ax),
+        )
+
     def energy(ax: float, ay: float, az: float) -> float:
-        nvx, nvy, nvz = vx + ax * inv_m, vy + ay * inv_m, vz + az * inv_m
-        nwx = wx + inv_i * (ry * az - rz * ay)
-        nwy = wy + inv_i * (rz * ax - rx * az)
-        nwz = wz + inv_i * (rx * ay - ry * ax)
+        nvx, nvy, nvz, nwx, nwy, nwz = velocities(ax, ay, az)
         return (nvx * nvx + nvy * nvy + nvz * nvz) / inv_m + (
             nwx * nwx + nwy * nwy + nwz * nwz
         ) / inv_i
@@ -201,20 +203,19 @@ def impact(
             ax, ay = tx * f, ty * f
             return ax, ay, (target - k02 * ax - k12 * ay) / k22
 
-        lo, hi = 0.0, 1.0
-        for _ in range(40):
-            mid = 0.5 * (lo + hi)
-            if energy(*scaled(mid)) > e0:
-                hi = mid
-            else:
-                lo = mid
-        jx, jy, jz = scaled(lo)
-    v_new = np.array([vx + jx * inv_m, vy + jy * inv_m, vz + jz * inv_m])
-    omega_new = np.array(
-        [
-            wx + inv_i * (ry * jz - rz * jy),
-            wy + inv_i * (rz * jx - rx * jz),
-            wz + inv_i * (rx * jy - ry * jx),
-        ]
-    )
-    return v_new, omega_new
+        jx, jy, jz = scaled(_bisect(lambda f: energy(*scaled(f)) > e0, 1.0))
+    after_impact = velocities(jx, jy, jz)
+    return np.array(after_impact[:3]), np.array(after_impact[3:])
+
+
+def _bisect(too_far: Callable[[float], bool], hi: float) -> float:
+    """The largest x in [0, ``hi``] not ``too_far`` (``too_far`` monotone),
+    to 40 halvings (``hi`` / 2**40), from below."""
+    lo = 0.0
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        if too_far(mid):
+            hi = mid
+        else:
+            lo = mid
+    return lo
