@@ -355,7 +355,7 @@ def test_die_and_notch_sizes_are_bounded(tmp_path: Path, case: str) -> None:
     with pytest.raises(BoardError) as info:
         load_board(path)
     msg = str(info.value)
-    for needle in (str(path), f"field {field}:", allowed):
+    for needle in (str(path), f"field `{field}`:", allowed):
         assert needle in msg, msg
 
 
@@ -405,7 +405,7 @@ def test_coefficients_out_of_range_are_refused(
     with pytest.raises(BoardError) as info:
         load_board(path)
     msg = str(info.value)
-    for needle in (str(path), f"field {section}.{key}:", f"[0, {hi}]"):
+    for needle in (str(path), f"field `{section}.{key}`:", f"[0, {hi}]"):
         assert needle in msg, msg
 
 
@@ -616,7 +616,8 @@ def test_a_low_crenelation_not_below_the_high_one_is_refused(tmp_path: Path, low
     with pytest.raises(BoardError) as info:
         load_board(path)
     msg = str(info.value)
-    for needle in (str(path), "field castle.low_crenelation_mm:", "less than high_crenelation_mm"):
+    wanted = ("field `castle.low_crenelation_mm`:", "less than high_crenelation_mm")
+    for needle in (str(path), *wanted):
         assert needle in msg, msg
     path.write_text(_set_field(text, "castle", "low_crenelation_mm", "39.5"), encoding="utf-8")
     assert load_board(path).low_crenelation_mm == 39.5

@@ -98,25 +98,28 @@ def _edit(old: str, new: str) -> str:
     ("text", "needles"),
     [
         ("format = [", ["not valid TOML"]),
-        (_GOOD.replace("warlords-fidelity-scenarios", "x"), ["field format", "expected"]),
-        (_edit(", velocity = [0.0, 600.0]", ""), ["'second' (#2)", "missing field flick.velocity"]),
-        (_edit("noise = 0.05", "noise = 0.05\nspeed = 3"), ["'second'", "unknown field speed"]),
+        (_GOOD.replace("warlords-fidelity-scenarios", "x"), ["field `format`", "expected"]),
+        (
+            _edit(", velocity = [0.0, 600.0]", ""),
+            ["'second' (#2)", "missing field `flick.velocity`"],
+        ),
+        (_edit("noise = 0.05", "noise = 0.05\nspeed = 3"), ["'second'", "unknown field `speed`"]),
         (_edit('launch = "table"', 'launch = "sideways"'), ["'second'", "flick.launch"]),
         (_edit("600.0]", '"fast"]'), ["'second'", "flick.velocity"]),
         (_edit("600.0]", "600.0], face = 7"), ["'second'", "flick.face", "1-6"]),
         (_edit("600.0]", "6000.0]"), ["'second'", "flick.velocity", "2000"]),
-        (_edit("noise = 0.05", "noise = 1.5"), ["'second'", "field noise", "[0, 1]"]),
+        (_edit("noise = 0.05", "noise = 1.5"), ["'second'", "field `noise`", "[0, 1]"]),
         (_edit('at = [0.0, -120.0]', 'from = "0:2"'), ["'second'", "flick.from"]),
         (_edit('launch = "table", at = [0.0, -120.0]', 'launch = "siege"'), ["siege_engine"]),
         (_edit("noise = 0.05", "noise = 0.05\npins = [0, 999]"), ["'second'", "pins[1]", "0-"]),
-        (_edit("noise = 0.05", 'noise = 0.05\npins = "all"'), ["'second'", "field pins"]),
+        (_edit("noise = 0.05", 'noise = 0.05\npins = "all"'), ["'second'", "field `pins`"]),
         (_edit("at = [0.0, -120.0]", "at = [0.0, -420.0]"), ["flick.at", "on the board"]),
         (
             _edit("noise = 0.05", "noise = 0.05\ndice = [{ die = 0, at = [50.0, 0.0] }]"),
             ["'second'", "dice[0].die"],
         ),
         (_GOOD.replace('name = "second"', 'name = "first"'), ["'first' (#2)", "used twice"]),
-        (_GOOD.replace('name = "second"', 'name = "Second, Case"'), ["field name"]),
+        (_GOOD.replace('name = "second"', 'name = "Second, Case"'), ["field `name`"]),
     ],
 )  # fmt: skip
 def test_bad_scenario_files_name_file_scenario_and_field(
@@ -162,10 +165,10 @@ def test_a_set_up_that_does_not_fit_is_refused_on_load(
     with pytest.raises(ScenarioError) as info:
         load_scenarios(path, board)
     msg = str(info.value)
-    for needle in (str(path), "'second' (#2)", f"field {field}:", f"overlap {blocker}"):
+    for needle in (str(path), "'second' (#2)", f"field `{field}`:", f"overlap {blocker}"):
         assert needle in msg, msg
     res = _cli("--scenario-file", path, "--list")
-    assert res.exit_code == 2 and f"field {field}:" in res.output, res.output
+    assert res.exit_code == 2 and f"field `{field}`:" in res.output, res.output
 
 
 def test_a_set_up_found_only_when_built_names_file_and_field(tmp_path: Path, board: Board) -> None:
@@ -180,7 +183,7 @@ def test_a_set_up_found_only_when_built_names_file_and_field(tmp_path: Path, boa
     with pytest.raises(ScenarioError) as info:
         run_fidelity(board, scenarios, 1, 0, ("2.5d", "2.5d"))
     msg = str(info.value)
-    for needle in (str(path), "'second'", "field dice[0].at", "on 2.5d", "overlap"):
+    for needle in (str(path), "'second'", "field `dice[0].at`", "on 2.5d", "overlap"):
         assert needle in msg, msg
 
 

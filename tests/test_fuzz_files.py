@@ -387,25 +387,25 @@ _RULES = dict(GAME_LINES[0]["house_rules"])
 NAMED: dict[str, tuple[str, bytes, list[str], str]] = {
     "ring holes 10**9": (
         "b.toml", _board_with("center_ring", "holes", "1000000000"), [],
-        "field center_ring.holes: expected a multiple of 4 in 4..400",
+        "field `center_ring.holes`: expected a multiple of 4 in 4..400",
     ),
     "ring holes 100000": (
         "b.toml", _board_with("center_ring", "holes", "100000"), [],
-        "field center_ring.holes: expected a multiple of 4 in 4..400",
+        "field `center_ring.holes`: expected a multiple of 4 in 4..400",
     ),
     "ring holes overlapping pins": (
         "b.toml", _board_with("center_ring", "holes", "64"), [],
-        "field center_ring.holes: expected at most 62 holes on a 60 mm ring",
+        "field `center_ring.holes`: expected at most 62 holes on a 60 mm ring",
     ),
     "board size 1e308": (
         "b.toml", _board_with("board", "size_mm", "1e308"), [],
-        "field board.size_mm: expected a board side in [100, 5000] mm",
+        "field `board.size_mm`: expected a board side in [100, 5000] mm",
     ),
     "launch spot in the courtyard": (
         "b.toml",
         STANDARD.read_bytes().replace(b"high = [-92.0, -193.0]", b"high = [0.0, -255.0]"),
         [],
-        "field castle.front_areas[0].high: expected a launch spot outside the castle",
+        "field `castle.front_areas[0].high`: expected a launch spot outside the castle",
     ),
     "seed -5": ("g.jsonl", _game_with({"seed": -5}), [], "line 1: field `seed`: expected int >= 0"),
     "seats [0, 7]": (

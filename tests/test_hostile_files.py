@@ -197,7 +197,7 @@ def test_a_strike_above_the_die_is_refused_on_load(tmp_path: Path) -> None:
     path.write_text(text.replace(old, "velocity = [0.0, 300.0], strike_mm = 50.0 }", 1))
     _refused(
         ["fidelity", "--scenario-file", str(path), "--trials", "1"],
-        f"{path}: scenario 'high-2-300', field flick.strike_mm: expected a height within "
+        f"{path}: scenario 'high-2-300', field `flick.strike_mm`: expected a height within "
         "the board's die, -8..8 mm",
     )
 
@@ -523,8 +523,9 @@ def test_boards_that_cannot_be_built_are_refused(tmp_path: Path, case: str) -> N
         text += "[[castle.walls]]\nrect = [100.0, -120.0, 110.0, -110.0]\nheight_mm = 40.0\n"
     path = tmp_path / "b.toml"
     path.write_text(text, encoding="utf-8")
-    _refused(["board", str(path)], f"{path}: field {expected}")
-    _refused(["simulate", "--board", str(path)], f"{path}: field {expected}")
+    name, _, rest = expected.partition(": ")
+    _refused(["board", str(path)], f"{path}: field `{name}`: {rest}")
+    _refused(["simulate", "--board", str(path)], f"{path}: field `{name}`: {rest}")
 
 
 def test_the_shipped_boards_still_load() -> None:
@@ -551,9 +552,9 @@ ESC_CASES: dict[str, tuple[str, list[str], str]] = {
     "rules key sets the title": ('"\\u001b]0;pwned\\u0007" = 1\n', ["simulate", "--rules"],
                                  "unknown field `\\x1b]0;pwned\\x07`"),
     "board key clears the screen": ('"\\u001b[2Jevil" = 1\n' + STANDARD, ["board"],
-                                    "unknown field \\x1b[2Jevil"),
+                                    "unknown field `\\x1b[2Jevil`"),
     "bidi override in a board key": ('"\\u202eevil" = 1\n' + STANDARD, ["board"],
-                                     "unknown field \\u202eevil"),
+                                     "unknown field `\\u202eevil`"),
 }  # fmt: skip
 
 

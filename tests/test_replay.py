@@ -331,7 +331,7 @@ BAD = {
     ),
     "refused action": (_edit(_refused), "line 2: action 1 (board_flick): the rules refuse it"),
     # (which kind of action the second one is depends on the bots' game)
-    "wrong player": (_edit(_wrong_player), ("line 3: action 2 (", "): field player: expected")),
+    "wrong player": (_edit(_wrong_player), ("line 3: action 2 (", "): field `player`: expected")),
     "cut line": (_cut, "line 9: the last line is cut off (a crash while writing it?); kept"),
 }
 

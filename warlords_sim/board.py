@@ -672,7 +672,7 @@ def resolve_board_path(name_or_path: str | Path) -> Path:
 
 
 def _err(path: Path, field: str, expected: str) -> BoardError:
-    return BoardError(f"{path}: field {field}: expected {expected}")
+    return BoardError(f"{path}: field `{field}`: expected {expected}")
 
 
 def _rect(path: Path, field: str, r: Rect4) -> Rect:
@@ -1367,25 +1367,26 @@ def board_from_bytes(raw: bytes, path: str | Path) -> Board:
 
 def _explain_msgspec(msg: str, data: object = None) -> str:
     """Turn msgspec's ``Expected `float`, got `str` - at `$.die.size_mm```
-    into ``field die.size_mm: expected float, got str`` (no backticks, the
+    into ``field `die.size_mm`: expected float, got str`` (the field in backticks, as
+    every loader names it; the
     expected value spelled out for a fixed string such as ``format``). A
     bound of the schema broken (``Expected `int` <= 400``) is told with the
     bound's reason from the schema and the value ``data`` holds there."""
     problem = field_problem(msg)
     if problem is not None:
-        return f"{problem[1]} {problem[0]}"
+        return f"{problem[1]} `{problem[0]}`"
     where, msg = where_and_what(msg)
     if msg.startswith("Invalid enum value") and where in ("format", "version"):
         expected = "'warlords-board'" if where == "format" else "1"
         got = msg.partition("value ")[2]
-        return f"field {where}: expected {expected}, got {_clip(got)}"
+        return f"field `{where}`: expected {expected}, got {_clip(got)}"
     reason = _schema_reason(where) if ", got" not in msg else None
     if reason is not None:
         value = _value_at(data, where)
         shown = f"{len(value)} items" if isinstance(value, list) else _clip(repr(value))
-        return f"field {where}: expected {reason}, got {shown}"
+        return f"field `{where}`: expected {reason}, got {shown}"
     text = (msg[0].lower() + msg[1:]).replace("`", "")
-    return f"field {where}: {text}" if where else text
+    return f"field `{where}`: {text}" if where else text
 
 
 def _path_parts(where: str) -> list[str | int]:

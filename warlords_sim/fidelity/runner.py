@@ -135,7 +135,7 @@ def build_world(board: Board, scenario: Scenario, engine: str) -> Physics:
     except ValueError as e:  # WorldError is a ValueError
         if field == "board":
             raise ScenarioError(f"{head}: engine {engine} cannot run the board: {e}") from e
-        raise ScenarioError(f"{head}, field {field}: set-up on {engine}: {e}") from e
+        raise ScenarioError(f"{head}, field `{field}`: set-up on {engine}: {e}") from e
     return world
 
 

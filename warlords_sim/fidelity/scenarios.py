@@ -213,8 +213,8 @@ def _explain(msg: str) -> tuple[str, str]:
 
 
 def _where(path: Path, raw: dict[str, Any], field: str, what: str) -> str:
-    """The message ``FILE: scenario 'NAME' (#3), field flick.face: WHAT`` for
-    ``scenario[2].flick.face`` (``...: missing field flick.face`` for a
+    """The message ``FILE: scenario 'NAME' (#3), field `flick.face`: WHAT`` for
+    ``scenario[2].flick.face`` (``...: missing field `flick.face``` for a
     missing or unknown field)."""
     m = re.match(r"^scenario\[(\d+)\]\.?(.*)$", field)
     if m is None:
@@ -230,8 +230,8 @@ def _where(path: Path, raw: dict[str, Any], field: str, what: str) -> str:
     if not rest:
         return f"{head}: {what}"
     if what in ("missing field", "unknown field"):
-        return f"{head}: {what} {rest}"
-    return f"{head}, field {rest}: {what}"
+        return f"{head}: {what} `{rest}`"
+    return f"{head}, field `{rest}`: {what}"
 
 
 class _Checker:
@@ -242,7 +242,7 @@ class _Checker:
         self.board = board
 
     def error(self, field: str, expected: str, got: object) -> ScenarioError:
-        return ScenarioError(f"{self.prefix}, field {field}: expected {expected}, got {got!r}")
+        return ScenarioError(f"{self.prefix}, field `{field}`: expected {expected}, got {got!r}")
 
     def finite(self, field: str, *values: float) -> None:
         if not all(math.isfinite(v) for v in values):
@@ -337,7 +337,7 @@ def check_strikes(path: str | Path, scenarios: Sequence[Scenario], board: Board)
     for s in scenarios:
         if abs(s.flick.strike_mm) > half:
             raise ScenarioError(
-                f"{path}: scenario {s.name!r}, field flick.strike_mm: expected a height within "
+                f"{path}: scenario {s.name!r}, field `flick.strike_mm`: expected a height within "
                 f"the board's die, -{half:g}..{half:g} mm from its centre, "
                 f"got {s.flick.strike_mm:g}"
             )
@@ -385,7 +385,7 @@ def _check_fit(c: _Checker, board: Board, sc: Scenario) -> None:
 
     def refuse(field: str, what: str, xy: tuple[float, float], blocker: str) -> ScenarioError:
         return ScenarioError(
-            f"{c.prefix}, field {field}: {what} at ({xy[0]:g}, {xy[1]:g}) mm would overlap "
+            f"{c.prefix}, field `{field}`: {what} at ({xy[0]:g}, {xy[1]:g}) mm would overlap "
             f"{blocker}; expected a place clear of the walls, pins, siege engine and other dice"
         )
 
@@ -444,21 +444,21 @@ def load_scenarios(
     except FileProblem as e:
         raise ScenarioError(f"{p}: {e}") from None
     if raw.get("format") != _FORMAT:
-        raise ScenarioError(f"{p}: field format: expected {_FORMAT!r}, got {raw.get('format')!r}")
+        raise ScenarioError(f"{p}: field `format`: expected {_FORMAT!r}, got {raw.get('format')!r}")
     if raw.get("version") != 1:
-        raise ScenarioError(f"{p}: field version: expected 1, got {raw.get('version')!r}")
+        raise ScenarioError(f"{p}: field `version`: expected 1, got {raw.get('version')!r}")
     try:
         f = msgspec.convert(raw, _File)
     except msgspec.ValidationError as e:
         field, what = _explain(str(e))
         raise ScenarioError(_where(p, raw, field, what)) from e
     if not f.scenario:
-        raise ScenarioError(f"{p}: field scenario: expected at least one [[scenario]]")
+        raise ScenarioError(f"{p}: field `scenario`: expected at least one [[scenario]]")
     out: list[Scenario] = []
     for i, s in enumerate(f.scenario):
         sc = _build(p, i, s, board)
         if any(o.name == sc.name for o in out):
-            raise ScenarioError(f"{p}: scenario {sc.name!r} (#{i + 1}), field name: used twice")
+            raise ScenarioError(f"{p}: scenario {sc.name!r} (#{i + 1}), field `name`: used twice")
         out.append(sc)
     return tuple(out)
 

@@ -435,7 +435,7 @@ class Replayer:
                 acting = self.game.state.active
                 if line.player is not None and line.player != acting:
                     raise ReplayError(
-                        f"{where}: field player: expected {acting} (whose turn it is), "
+                        f"{where}: field `player`: expected {acting} (whose turn it is), "
                         f"got {line.player}"
                     )
                 if self.policies is not None and not self.game.over:
