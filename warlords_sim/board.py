@@ -1367,9 +1367,9 @@ def board_from_bytes(raw: bytes, path: str | Path) -> Board:
 
 def _explain_msgspec(msg: str, data: object = None) -> str:
     """Turn msgspec's ``Expected `float`, got `str` - at `$.die.size_mm```
-    into ``field `die.size_mm`: expected float, got str`` (the field in backticks, as
-    every loader names it; the
-    expected value spelled out for a fixed string such as ``format``). A
+    into ``field `die.size_mm`: expected float, got str`` (the field in
+    backticks, as every loader names it; the expected value spelled out for
+    a fixed string such as ``format``). A
     bound of the schema broken (``Expected `int` <= 400``) is told with the
     bound's reason from the schema and the value ``data`` holds there."""
     problem = field_problem(msg)
