@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -200,18 +201,14 @@ def variants(
     force: bool,
 ) -> None:
     require_extra("lab", "variants")
-    from rich.console import Console
 
     from warlords_sim.experiments import (
-        DEFAULT_SKILL,
         Experiment,
         ExperimentError,
         experiment_board,
-        parse_skills,
         run_experiment,
         variants_from_options,
     )
-    from warlords_sim.experiments.report import print_table
 
     check_board_name(board)
     if out is not None:
@@ -221,24 +218,12 @@ def variants(
             raise ExperimentError(f"--workers: expected at least 1, got {workers}")
         if dask is not None and not dask.strip():
             raise ExperimentError("--dask: expected a scheduler address or 'local'")
-        if skill_text is not None and skills_text is not None:
-            raise ExperimentError(
-                "--skill and --skills: give one of the two (--skill S is --skills S)"
-            )
-        if skills_text is not None:
-            skills = parse_skills(skills_text, "--skills")
-        elif skill_text is not None:
-            skills = parse_skills(skill_text, "--skill")
-            if len(skills) > 1:
-                raise ExperimentError(f"--skill: one skill, got {skill_text!r}; use --skills")
-        else:
-            skills = (DEFAULT_SKILL,)
         exp = Experiment(
             variants_from_options(variant_names, rules_files),
             players=players,
             games=games,
             bots=Experiment.parse_bots(bots, players),
-            skills=skills,
+            skills=_skills(skill_text, skills_text),
             seed=seed,
             board=experiment_board(board),
         )
@@ -258,23 +243,7 @@ def variants(
         what = f"{e.filename}: cannot write it: " if e.filename else ""
         fail(f"{where}{what}{e.strerror or e}")
 
-    if result.uncounted:  # only a folder's games.csv (files[0]) can hold them
-        csv_path = result.files[0] if result.files else "games.csv"
-        echo(
-            f"note: {result.uncounted} games in {csv_path} have skill labels of an "
-            "older warlords-sim (-0, or a number cut to 6 digits; labels and seeds are now "
-            "exact): kept in the file, not counted",
-            err=True,
-        )
-    if as_json:
-        click.echo(json.dumps(result.summary, indent=2))
-    else:
-        console = Console()
-        print_table(result.summary, console)
-        if result.files:
-            echo("wrote " + ", ".join(str(f) for f in result.files))
-        else:
-            echo("(--out DIR keeps the games, summary.json and plots, and resumes)")
+    _report(result, as_json)
     if result.interrupted:
         done = sum(v["games"] for v in result.summary["variants"])
         total = games * len(exp.variants) * len(exp.skills)
@@ -285,6 +254,51 @@ def variants(
             err=True,
         )
         raise click.exceptions.Exit(stop.exit_status)
+
+
+def _skills(skill_text: str | None, skills_text: str | None) -> tuple[Any, ...]:
+    """The skills to compare, from ``--skill`` (one) or ``--skills`` (several).
+
+    Raises:
+        ExperimentError: both given, or ``--skill`` given several.
+    """
+    from warlords_sim.experiments import DEFAULT_SKILL, ExperimentError, parse_skills
+
+    if skill_text is not None and skills_text is not None:
+        raise ExperimentError("--skill and --skills: give one of the two (--skill S is --skills S)")
+    if skills_text is not None:
+        return parse_skills(skills_text, "--skills")
+    if skill_text is not None:
+        skills = parse_skills(skill_text, "--skill")
+        if len(skills) > 1:
+            raise ExperimentError(f"--skill: one skill, got {skill_text!r}; use --skills")
+        return skills
+    return (DEFAULT_SKILL,)
+
+
+def _report(result: Any, as_json: bool) -> None:
+    """The run's summary: a JSON object, or the table and the files written;
+    first a note of games of an older label kept but not counted."""
+    from rich.console import Console
+
+    from warlords_sim.experiments.report import print_table
+
+    if result.uncounted:  # only a folder's games.csv (files[0]) can hold them
+        csv_path = result.files[0] if result.files else "games.csv"
+        echo(
+            f"note: {result.uncounted} games in {csv_path} have skill labels of an "
+            "older warlords-sim (-0, or a number cut to 6 digits; labels and seeds are now "
+            "exact): kept in the file, not counted",
+            err=True,
+        )
+    if as_json:
+        click.echo(json.dumps(result.summary, indent=2))
+        return
+    print_table(result.summary, Console())
+    if result.files:
+        echo("wrote " + ", ".join(str(f) for f in result.files))
+    else:
+        echo("(--out DIR keeps the games, summary.json and plots, and resumes)")
 
 
 def _check_out_dir(out: str, force: bool) -> None:
